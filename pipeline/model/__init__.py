@@ -1,0 +1,1 @@
+"""The shared model: grids, slots, codecs and the file formats between stages."""

@@ -1,0 +1,141 @@
+"""A finished puzzle and its ``.ipuz`` form (``http://ipuz.org/v2``, crossword).
+
+The ``.ipuz`` file is the one hand-over between the clue stage and the
+renderers, so this module is the only place that reads or writes it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import InputError
+from .fileio import read_text, write_text
+from .grid import BLACK, Grid, Slot
+
+__all__ = ["Puzzle", "read_ipuz", "write_ipuz", "IPUZ_VERSION", "IPUZ_KIND"]
+
+IPUZ_VERSION = "http://ipuz.org/v2"
+IPUZ_KIND = "http://ipuz.org/crossword#1"
+
+
+@dataclass
+class Puzzle:
+    """A filled, clued crossword.
+
+    Attributes
+    ----------
+    grid : Grid
+        The solution: every white cell holds a letter.
+    clues : dict
+        ``{(direction, number): clue}`` for every slot of ``grid``.
+    title, author, copyright, publisher : str
+        Printed with the puzzle and stored in the ``.ipuz``.
+    """
+
+    grid: Grid
+    clues: dict[tuple[str, int], str]
+    title: str = ""
+    author: str = ""
+    copyright: str = ""
+    publisher: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def entries(self, direction: str) -> list[tuple[Slot, str, str]]:
+        """``(slot, answer, clue)`` for one direction, in number order."""
+        out = []
+        for slot in self.grid.slots():
+            if slot.direction == direction:
+                out.append((slot, self.grid.word(slot), self.clues[(direction, slot.number)]))
+        return out
+
+    def to_ipuz(self) -> dict:
+        g = self.grid
+        numbers = g.numbers()
+        puzzle_rows, solution_rows = [], []
+        for r in range(g.rows):
+            prow, srow = [], []
+            for c in range(g.cols):
+                i = r * g.cols + c
+                if g.cells[i] == BLACK:
+                    prow.append(BLACK)
+                    srow.append(BLACK)
+                else:
+                    prow.append(numbers.get(i, 0))
+                    srow.append(g.cells[i])
+            puzzle_rows.append(prow)
+            solution_rows.append(srow)
+        data = {
+            "version": IPUZ_VERSION,
+            "kind": [IPUZ_KIND],
+            "title": self.title,
+            "author": self.author,
+            "copyright": self.copyright,
+            "publisher": self.publisher,
+            "dimensions": {"width": g.cols, "height": g.rows},
+            "block": BLACK,
+            "empty": 0,
+            "puzzle": puzzle_rows,
+            "solution": solution_rows,
+            "clues": {
+                "Across": [[s.number, clue] for s, _, clue in self.entries("across")],
+                "Down": [[s.number, clue] for s, _, clue in self.entries("down")],
+            },
+        }
+        data.update(self.extra)
+        return data
+
+    @classmethod
+    def from_ipuz(cls, data: dict, path=None) -> "Puzzle":
+        try:
+            kinds = data["kind"]
+            if not any(str(k).startswith("http://ipuz.org/crossword") for k in kinds):
+                raise InputError(f"kind {kinds!r} is not a crossword", path)
+            width = int(data["dimensions"]["width"])
+            height = int(data["dimensions"]["height"])
+            block = data.get("block", BLACK)
+            cells = []
+            for row in data["solution"]:
+                for v in row:
+                    if isinstance(v, dict):
+                        v = v.get("value")
+                    if v is None or v == block or v == BLACK:
+                        cells.append(BLACK)
+                    else:
+                        cells.append(str(v).upper())
+            grid = Grid(height, width, cells)
+            clues: dict[tuple[str, int], str] = {}
+            for key, direction in (("Across", "across"), ("Down", "down")):
+                for item in data["clues"].get(key, []):
+                    if isinstance(item, dict):
+                        number, text = item["number"], item["clue"]
+                    else:
+                        number, text = item
+                    clues[(direction, int(number))] = text
+        except InputError:
+            raise
+        except (KeyError, TypeError, ValueError) as e:
+            raise InputError(f"not a crossword .ipuz ({type(e).__name__}: {e})", path) from None
+        missing = [s.label for s in grid.slots() if (s.direction, s.number) not in clues]
+        if missing:
+            raise InputError(f"no clue for {', '.join(missing[:5])}", path)
+        known = {k: data.get(k, "") for k in ("title", "author", "copyright", "publisher")}
+        return cls(grid=grid, clues=clues, **known)
+
+
+def write_ipuz(path, puzzle: Puzzle) -> None:
+    """Write ``puzzle`` as ``.ipuz`` JSON (atomically, stable key order)."""
+    write_text(path, json.dumps(puzzle.to_ipuz(), ensure_ascii=False, indent=1) + "\n")
+
+
+def read_ipuz(path) -> Puzzle:
+    """Read a crossword ``.ipuz`` file."""
+    path = Path(path)
+    try:
+        data = json.loads(read_text(path))
+    except json.JSONDecodeError as e:
+        raise InputError(f"not JSON: {e.msg}", path, e.lineno) from None
+    if not isinstance(data, dict):
+        raise InputError("not a crossword .ipuz (top level is not an object)", path)
+    return Puzzle.from_ipuz(data, path)

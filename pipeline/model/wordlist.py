@@ -1,0 +1,114 @@
+"""The word list format: ``WORD;score``, one entry a line.
+
+Scores run 0-100 with 50 ordinary; a bare ``WORD`` means 50.  Entries are
+normalised to A-Z: accents folded, spaces, hyphens, apostrophes and other
+punctuation dropped (``ice cream`` is ``ICECREAM``).  Lines that are blank
+or start with ``#`` are skipped.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+
+from .errors import InputError
+from .fileio import atomic_write, read_text
+
+__all__ = ["normalise", "read_wordlist", "write_wordlist", "DEFAULT_SCORE"]
+
+DEFAULT_SCORE = 50
+_DROP = set(" -'\u2019\u2018.,/&!?:\"()")
+# Letters that NFKD does not split into a base letter and a mark.
+_FOLD = {"ß": "SS", "Æ": "AE", "æ": "AE", "Œ": "OE", "œ": "OE", "Ø": "O", "ø": "O", "Ł": "L", "ł": "L",
+         "Đ": "D", "đ": "D", "Þ": "TH", "þ": "TH", "ı": "I"}  # fmt: skip
+
+
+def normalise(text: str) -> str:
+    """Fold an entry to capitals A-Z, or raise ValueError if it cannot be.
+
+    Examples
+    --------
+    >>> normalise("Crème brûlée")
+    'CREMEBRULEE'
+    >>> normalise("rock 'n' roll")
+    'ROCKNROLL'
+    """
+    out = []
+    for ch in text:
+        ch = _FOLD.get(ch, ch)
+        for part in unicodedata.normalize("NFKD", ch):
+            if "a" <= part <= "z":
+                out.append(part.upper())
+            elif "A" <= part <= "Z":
+                out.append(part)
+            elif part in _DROP or unicodedata.combining(part):
+                continue
+            elif part.isdigit():
+                raise ValueError(f"digit {part!r} in {text!r}: entries are letters only")
+            else:
+                raise ValueError(f"character {part!r} (U+{ord(part):04X}) in {text!r} is not a letter A-Z")
+    return "".join(out)
+
+
+def _parse_score(text: str) -> float:
+    score = float(text)
+    if score != score or not 0 <= score <= 100:
+        raise ValueError
+    return score
+
+
+def read_wordlist(path, min_length: int = 1, max_length: int = 99) -> dict[str, float]:
+    """Read a word list into ``{WORD: score}``, in file order.
+
+    Entries whose normalised length is outside ``min_length..max_length``
+    are skipped (a grid cannot use them).
+
+    Raises
+    ------
+    InputError
+        Naming the file and line: a character that is not a letter, an
+        empty entry, a score that is not a number from 0 to 100, or an
+        entry listed twice.
+    """
+    path = Path(path)
+    words: dict[str, float] = {}
+    first_seen: dict[str, int] = {}
+    for lineno, raw in enumerate(read_text(path).splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if "\x00" in line:
+            raise InputError("NUL byte in line", path, lineno)
+        entry, sep, score_text = line.rpartition(";") if ";" in line else (line, "", "")
+        try:
+            word = normalise(entry)
+        except ValueError as e:
+            raise InputError(str(e), path, lineno) from None
+        if not word:
+            raise InputError(f"no letters in entry {entry!r}", path, lineno)
+        if sep:
+            try:
+                score = _parse_score(score_text.strip())
+            except ValueError:
+                raise InputError(
+                    f"score {score_text.strip()!r} is not a number from 0 to 100", path, lineno
+                ) from None
+        else:
+            score = DEFAULT_SCORE
+        if word in first_seen:
+            raise InputError(f"{word} is listed twice (first on line {first_seen[word]})", path, lineno)
+        first_seen[word] = lineno
+        if min_length <= len(word) <= max_length:
+            words[word] = score
+    return words
+
+
+def _format_score(score: float) -> str:
+    return str(int(score)) if float(score).is_integer() else f"{score:g}"
+
+
+def write_wordlist(path, words: dict[str, float]) -> None:
+    """Write ``{WORD: score}`` as ``WORD;score`` lines, sorted by word."""
+    with atomic_write(path) as f:
+        for word in sorted(words):
+            f.write(f"{word};{_format_score(words[word])}\n")
