@@ -1,0 +1,146 @@
+"""The word-list index: words as bits, by (length, position, letter).
+
+For each length the words are sorted best score first and numbered; word
+``k`` is bit ``k`` of a Python int.  ``masks[pos][letter]`` is the set of
+words with ``letter`` at ``pos``, so a slot's candidates for a pattern are
+one AND per fixed letter, and whether a letter can stand in a cell is one
+AND and a test for zero.  Python ints are arbitrary-size bitsets whose AND,
+OR and popcount run in C, which is what makes a pure-Python filler fast.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from pathlib import Path
+
+from ..model.fileio import write_bytes
+from ..model.wordlist import read_wordlist
+
+__all__ = ["LengthIndex", "WordIndex", "load_index", "LETTERS"]
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_CACHE_VERSION = 1
+
+
+class LengthIndex:
+    """The words of one length as bitsets.
+
+    Attributes
+    ----------
+    words : list of str
+        Best score first, ties by word.
+    scores : list of float
+    masks : list of list of int
+        ``masks[pos][letter]``: the words with that letter (0-25) at ``pos``.
+    codes : list of tuple of int
+        ``codes[k][pos]`` is the letter bit ``1 << letter`` of word ``k``.
+    full : int
+        All words.
+    """
+
+    __slots__ = ("length", "words", "scores", "masks", "codes", "full", "position")
+
+    def __init__(self, length: int, scored: list[tuple[str, float]]):
+        scored = sorted(scored, key=lambda ws: (-ws[1], ws[0]))
+        self.length = length
+        self.words = [w for w, _ in scored]
+        self.scores = [s for _, s in scored]
+        self.position = {w: k for k, w in enumerate(self.words)}
+        # Build each mask from a list of bit positions: one int per mask,
+        # made once, instead of OR-ing 100k single bits into a growing int.
+        members = [[[] for _ in range(26)] for _ in range(length)]
+        codes = []
+        for k, w in enumerate(self.words):
+            code = []
+            for pos, ch in enumerate(w):
+                letter = ord(ch) - 65
+                members[pos][letter].append(k)
+                code.append(1 << letter)
+            codes.append(tuple(code))
+        self.codes = codes
+        self.masks = [[_bits(m) for m in per_pos] for per_pos in members]
+        self.full = (1 << len(self.words)) - 1
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def at_least(self, min_score: float) -> int:
+        """The words scoring ``min_score`` or more (a prefix, as they are sorted)."""
+        n = sum(1 for s in self.scores if s >= min_score)
+        return (1 << n) - 1
+
+
+def _bits(positions: list[int]) -> int:
+    if not positions:
+        return 0
+    # bytes -> int is done in C; far faster than shifting bit by bit.
+    top = positions[-1]
+    buf = bytearray((top >> 3) + 1)
+    for p in positions:
+        buf[p >> 3] |= 1 << (p & 7)
+    return int.from_bytes(buf, "little")
+
+
+class WordIndex:
+    """Every length of a word list, indexed for the filler.
+
+    Examples
+    --------
+    >>> idx = WordIndex({"CAT": 60, "COT": 50, "DOG": 40})
+    >>> idx[3].words
+    ['CAT', 'COT', 'DOG']
+    >>> bin(idx[3].masks[1][ord("O") - 65])
+    '0b110'
+    """
+
+    def __init__(self, words: dict[str, float]):
+        by_length: dict[int, list[tuple[str, float]]] = {}
+        for w, s in words.items():
+            by_length.setdefault(len(w), []).append((w, s))
+        self.lengths = {n: LengthIndex(n, ws) for n, ws in sorted(by_length.items())}
+
+    def __getitem__(self, length: int) -> LengthIndex:
+        li = self.lengths.get(length)
+        if li is None:
+            li = self.lengths[length] = LengthIndex(length, [])
+        return li
+
+    def score(self, word: str) -> float | None:
+        li = self.lengths.get(len(word))
+        if li is None:
+            return None
+        k = li.position.get(word)
+        return None if k is None else li.scores[k]
+
+    def __contains__(self, word: str) -> bool:
+        li = self.lengths.get(len(word))
+        return li is not None and word in li.position
+
+
+def load_index(wordlist_path, cache_dir=None, min_length: int = 2, max_length: int = 25) -> WordIndex:
+    """Read a word list and index it, through an on-disk cache when given.
+
+    The cache key is the list's bytes (SHA-256), so an edited list is
+    re-indexed and a stale cache is never used.
+
+    Notes
+    -----
+    Building is O(total letters); loading a cached index is one unpickle.
+    """
+    path = Path(wordlist_path)
+    if cache_dir is not None:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()[:24]
+        cache = Path(cache_dir) / f"index-v{_CACHE_VERSION}-{min_length}-{max_length}-{digest}.pickle"
+        if cache.exists():
+            try:
+                with open(cache, "rb") as f:
+                    return pickle.load(f)
+            except Exception:
+                pass  # a damaged cache is rebuilt below
+    index = WordIndex(read_wordlist(path, min_length=min_length, max_length=max_length))
+    if cache_dir is not None:
+        os.makedirs(cache_dir, exist_ok=True)
+        write_bytes(cache, pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL))
+    return index
