@@ -1,0 +1,34 @@
+"""Shared fixtures: paths to the benchmark grids and small word lists."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+BENCH_GRIDS = SHARED / "bench" / "grids"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def need_tool(*names):
+    """Skip unless every program in ``names`` is on PATH (CI installs them)."""
+    missing = [n for n in names if shutil.which(n) is None]
+    if missing and os.environ.get("CI"):
+        pytest.fail(f"CI must install {', '.join(missing)}")
+    if missing:
+        pytest.skip(f"needs {', '.join(missing)}")
+
+
+@pytest.fixture
+def bench_grid():
+    def read(name: str) -> str:
+        path = BENCH_GRIDS / name
+        if not path.exists():
+            path = DATA / "grids" / name
+        return path.read_text()
+
+    return read
