@@ -96,10 +96,15 @@ def _cmd_filter(args) -> int:
 
 
 def _cmd_encode(args) -> int:
-    from .encode import encode_patterns
+    from .encode import encode_patterns, merge_stats
 
+    if bool(args.stats) != bool(args.stats_out):
+        raise InputError("--stats and --stats-out go together")
     n = encode_patterns(args.inputs, args.out, limit=args.limit)
     print(f"xw: encode: wrote {n} patterns to {args.out}", file=sys.stderr)
+    if args.stats:
+        rows = merge_stats(args.stats, args.stats_out)
+        print(f"xw: encode: merged {rows} stats rows into {args.stats_out}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -255,6 +260,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("inputs", nargs="+", type=Path)
     s.add_argument("--out", required=True, type=Path)
     s.add_argument("--limit", type=int)
+    s.add_argument("--stats", nargs="+", type=Path, help="per-shard stats TSVs to merge")
+    s.add_argument("--stats-out", type=Path, help="the merged stats TSV")
     s.set_defaults(func=_cmd_encode)
 
     s = sub.add_parser("hex", help="hex <-> patterns on stdin (bit strings or grid text)")
