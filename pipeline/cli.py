@@ -200,7 +200,7 @@ def _cmd_render(args) -> int:
         author=args.author,
         notice_paths=args.notice,
         trim=args.trim,
-        copyright=args.copyright,
+        copyright_lines=[args.copyright] if args.copyright else [],
     )
     if args.renderer == "reportlab":
         from .render.pdf import render_pdf

@@ -1,0 +1,121 @@
+"""Turning any text into TeX that prints it literally.
+
+Every string that reaches TeX -- titles, clues, licence notices, answer
+letters -- goes through :func:`tex_escape`, so puzzle data can never run
+TeX code: ``\\input{secrets.txt}`` or ``\\write18{rm -rf ~}`` print as the
+characters they are, and unbalanced braces cannot break the document.
+"""
+
+from __future__ import annotations
+
+
+from .book import fold_text
+
+__all__ = ["tex_escape"]
+
+# The ten characters TeX treats specially, and a few that T1 fonts turn into
+# ligatures or that start optional arguments.
+_SPECIALS = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "$": r"\$",
+    "&": r"\&",
+    "#": r"\#",
+    "^": r"\textasciicircum{}",
+    "_": r"\_",
+    "%": r"\%",
+    "~": r"\textasciitilde{}",
+    # Not special, but unsafe in a T1 font or after a macro:
+    "<": r"\textless{}",  # << is a guillemet ligature in T1
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
+    "[": "{[}",  # never read as an optional argument
+    "]": "{]}",
+    "\u00a0": "~",  # no-break space: a TeX tie
+    "\u00ad": r"\-",  # soft hyphen: a discretionary hyphen
+}
+
+# Typographic characters outside Latin-1 that pdfLaTeX prints well.
+_TYPOGRAPHIC = {
+    "\u2018": "`",
+    "\u2019": "'",
+    "\u201c": "``",
+    "\u201d": "''",
+    "\u2013": "--",
+    "\u2014": "---",
+    "\u2026": r"\dots{}",
+    "\u2022": r"\textbullet{}",
+    "\u2020": r"\dag{}",
+    "\u2021": r"\ddag{}",
+    "\u2122": r"\texttrademark{}",
+    "\u0152": r"\OE{}",
+    "\u0153": r"\oe{}",
+}
+
+# Pairs that T1 fonts join into one glyph: !` and ?` (inverted marks),
+# ,, (low quotes), << and >> (guillemets, escaped anyway) and -- (dash).
+_LIGATURE_PAIRS = {("!", "`"), ("?", "`"), (",", ","), ("-", "-")}
+_QUOTE_OPENERS = " ([{`\u00a0"
+
+
+def _printable(ch: str) -> bool:
+    o = ord(ch)
+    return 0x20 <= o < 0x7F or 0xA0 <= o <= 0xFF or ch in _TYPOGRAPHIC
+
+
+def tex_escape(text: str) -> str:
+    r"""Escape ``text`` so that pdfLaTeX prints it literally.
+
+    Parameters
+    ----------
+    text : str
+        Any text (a clue, a title, a licence line).
+
+    Returns
+    -------
+    str
+        TeX source for a T1-encoded, UTF-8 (``inputenc``) document:
+
+        * the ten specials ``\ { } $ & # ^ _ % ~`` are escaped (``\`` becomes
+          ``\textbackslash{}``, ``^`` ``\textasciicircum{}``, ``~``
+          ``\textasciitilde{}``), as are ``< > | [ ]``;
+        * curly quotes and dashes become TeX's quotes, ``--`` and ``---``; a
+          straight ``"`` becomes an opening or closing quote by position;
+          hyphens typed in a row stay separate hyphens;
+        * Latin-1 letters are kept (UTF-8); other characters are folded to
+          ASCII (``ł`` -> ``l``, ``ś`` -> ``s``) or, failing that, ``?``;
+        * control characters are dropped, tabs and line breaks become spaces
+          (so text can never end a paragraph inside a macro argument).
+
+    Examples
+    --------
+    >>> print(tex_escape(r"\input{secrets.txt} 100% & $5"))
+    \textbackslash{}input\{secrets.txt\} 100\% \& \$5
+    >>> print(tex_escape("Zoë’s café — 東京"))
+    Zoë's café --- ??
+
+    Notes
+    -----
+    O(len(text)).  The output never contains an unescaped special, so it is
+    safe inside any macro argument, and the same text always gives the same
+    TeX.
+    """
+    text = fold_text(str(text), _printable)
+    out: list[str] = []
+    prev = " "
+    for ch in text:
+        if ch in _SPECIALS:
+            piece = _SPECIALS[ch]
+        elif ch in _TYPOGRAPHIC:
+            piece = _TYPOGRAPHIC[ch]
+        elif ch == '"':
+            piece = "``" if prev in _QUOTE_OPENERS else "''"
+        else:
+            piece = ch
+        # Keep two pieces from fusing into a ligature the text did not have.
+        if out and (out[-1][-1], piece[0]) in _LIGATURE_PAIRS:
+            out.append("{}")
+        out.append(piece)
+        prev = ch
+    return "".join(out)
