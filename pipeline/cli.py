@@ -163,6 +163,7 @@ def _cmd_fill_book(args) -> int:
             timeout=args.timeout,
             min_score=args.min_score,
             cache_dir=args.cache,
+            clue_dir=args.clues,
             progress=_progress(args.quiet),
         )
     except FillShortfall as e:
@@ -287,6 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--timeout", type=float, default=10.0)
     s.add_argument("--min-score", type=float)
     s.add_argument("--cache", type=Path)
+    s.add_argument("--clues", type=Path, help="clue shards: use only words that can get a clue of their own")
     s.add_argument("--report", required=True, type=Path)
     s.add_argument("--out", required=True, nargs="+", type=Path, help="one grid file per puzzle")
     s.set_defaults(func=_cmd_fill_book)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.clue import MissingClues, clue_book
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.clue import MissingClues, assign_distinct, clue_book
 from pipeline.model.cluefile import write_shards
 from pipeline.model.puzzle import read_ipuz
 
@@ -75,3 +78,22 @@ def test_only_needed_shards_are_opened(tmp_path, monkeypatch):
     monkeypatch.setattr(cf, "read_shard", lambda p, wanted=None: opened.append(p.name) or real(p, wanted))
     clue_book(fills, shards, [tmp_path / "a.ipuz", tmp_path / "b.ipuz"])
     assert "_zz.txt" not in opened and "_ca.txt" in opened
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 12), max_size=4), max_size=25))
+def test_assign_distinct_is_a_maximum_matching(options):
+    import networkx as nx
+
+    pick = assign_distinct(options)
+    chosen = [p for p in pick if p is not None]
+    assert len(chosen) == len(set(chosen))
+    assert all(p is None or p in opts for p, opts in zip(pick, options))
+    g = nx.Graph()
+    items = [("i", i) for i in range(len(options))]
+    g.add_nodes_from(items)
+    for i, opts in enumerate(options):
+        for o in opts:
+            g.add_edge(("i", i), ("o", o))
+    best = nx.bipartite.maximum_matching(g, top_nodes=items)
+    assert len(chosen) == len(best) // 2

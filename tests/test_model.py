@@ -30,8 +30,10 @@ def test_bench_grid_counts(bench_grid):
 
 
 def test_emogic_template_and_letters():
-    g = parse_grid("xoo\nCAT\nooX")
+    g = parse_grid("xoo\nCAT\noox")
     assert g.row_strings() == ["#..", "CAT", "..#"]
+    # capital X and O are letters, never Emogic's black/empty
+    assert parse_grid("XO#\n").row_strings() == ["XO#"]
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,12 @@ of ``N`` takes every ``N``-th candidate pattern; a pattern that cannot be
 filled within the budget is reported and the next one is tried.  Outputs
 are written only when every puzzle of the book is filled, so a failed job
 leaves nothing behind.
+
+Given the clue shards, the stage also keeps the book cluable: a word with
+no clue is never used, each filled puzzle reserves a distinct clue text for
+each of its answers, and a word whose every clue is already reserved (NADA
+after ZILCH, both "A quantity of no importance") is not used again in the
+book.  The clue stage then always finds a clue for every entry.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from ..model.cluefile import read_clues_for
 from ..model.errors import InputError
 from ..model.fileio import atomic_write, read_text, write_text
 from ..model.hexcodec import decode_pattern, encode_grid
@@ -47,6 +54,7 @@ def fill_book(
     timeout: float = 10.0,
     min_score=None,
     cache_dir=None,
+    clue_dir=None,
     progress=None,
 ) -> dict:
     """Fill ``len(out_paths)`` puzzles for ``book`` (1-based) of ``books``.
@@ -67,6 +75,9 @@ def fill_book(
         The run's seed; each attempt's seed is derived from it.
     timeout : float
         Seconds allowed per pattern.
+    clue_dir : path, optional
+        The clue shards; when given, only words that can still get a clue
+        of their own in this book are used.
 
     Returns
     -------
@@ -86,6 +97,7 @@ def fill_book(
     index = load_index(wordlist_path, cache_dir=cache_dir)
     load_seconds = time.perf_counter() - t0
     used: set[str] = set()
+    clues = _ClueBook(clue_dir, index) if clue_dir is not None else None
     filled = []
     rows = []
     counts = {"filled": 0, "unfillable": 0, "timeout": 0}
@@ -94,7 +106,15 @@ def fill_book(
         if len(filled) == len(out_paths):
             break
         attempt_seed = derive_seed(seed, "fill", book, i)
-        result = Filler(grid, index, seed=attempt_seed, min_score=min_score, exclude=used).fill(timeout)
+        banned = used if clues is None else used | clues.unusable
+        result = Filler(grid, index, seed=attempt_seed, min_score=min_score, exclude=banned).fill(timeout)
+        # Two answers of one fill may share their only clue; ban the later one and fill again.
+        while clues is not None and result.status == FILLED:
+            clash = clues.clash(result.words)
+            if clash is None:
+                break
+            banned = banned | {clash}
+            result = Filler(grid, index, seed=attempt_seed, min_score=min_score, exclude=banned).fill(timeout)
         search_seconds += result.seconds
         counts[result.status] += 1
         rows.append(
@@ -105,6 +125,8 @@ def fill_book(
         if result.status == FILLED:
             filled.append(result.grid)
             used.update(result.words)
+            if clues is not None:
+                clues.reserve(result.words)
         say(
             f"book {book}: candidate {i + 1}/{len(pool)} {result.status} in {result.seconds:.2f} s "
             f"({len(filled)}/{len(out_paths)} filled)"
@@ -133,3 +155,41 @@ def fill_book(
         "seconds": round(search_seconds, 3),
         "load_seconds": round(load_seconds, 3),
     }
+
+
+class _ClueBook:
+    """Which clue texts a book has reserved, and which words that rules out."""
+
+    def __init__(self, clue_dir, index):
+        words = [w for li in index.lengths.values() for w in li.words]
+        raw = read_clues_for(clue_dir, words)
+        self.keys = {w: list(dict.fromkeys(" ".join(c.lower().split()) for c in cs)) for w, cs in raw.items()}
+        self.words_of: dict[str, list[str]] = {}
+        for w, ks in self.keys.items():
+            for k in ks:
+                self.words_of.setdefault(k, []).append(w)
+        self.reserved: set[str] = set()
+        self.unusable = {w for w in words if not self.keys.get(w)}
+
+    def _assign(self, answers):
+        taken, out = set(), []
+        for a in answers:
+            k = next((k for k in self.keys.get(a, ()) if k not in self.reserved and k not in taken), None)
+            out.append(k)
+            if k is not None:
+                taken.add(k)
+        return out
+
+    def clash(self, answers):
+        """The first answer that gets no clue of its own, or None."""
+        for a, k in zip(answers, self._assign(answers)):
+            if k is None:
+                return a
+        return None
+
+    def reserve(self, answers) -> None:
+        for k in self._assign(answers):
+            self.reserved.add(k)
+            for w in self.words_of[k]:
+                if all(x in self.reserved for x in self.keys[w]):
+                    self.unusable.add(w)

@@ -19,7 +19,7 @@ BLACK = "#"
 EMPTY = "."
 
 # Emogic's templates write 'x' for a black square and 'o' for an empty one.
-_CELL_ALIASES = {"#": BLACK, "x": BLACK, "X": BLACK, ".": EMPTY, "o": EMPTY, "_": EMPTY, "?": EMPTY}
+_CELL_ALIASES = {"#": BLACK, "x": BLACK, ".": EMPTY, "o": EMPTY, "_": EMPTY, "?": EMPTY}
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,51 @@
+# Two commands on a fresh machine:
+#   make book   - set up, then make the default book (snakemake --cores 8)
+#   make test   - set up, then run the test suite
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+CORES ?= 8
+# What the LaTeX renderer (and the PDF checks in the tests) need from Debian.
+TEX_PACKAGES := latexmk texlive-latex-base texlive-latex-recommended texlive-fonts-recommended texlive-pictures
+TOOL_PACKAGES := poppler-utils
+TEX_FILES := tikz.sty mathptmx.sty helvet.sty fancyhdr.sty multicol.sty geometry.sty
+
+.PHONY: book test test-slow bench setup tex clean
+
+book: setup tex
+	$(BIN)/snakemake --cores $(CORES)
+
+test: setup tex
+	$(BIN)/pytest
+
+test-slow: setup tex
+	$(BIN)/pytest -m slow
+
+bench: setup tex
+	$(BIN)/python bench/stages.py
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+# Install TeX and poppler when missing: as root with apt-get; otherwise say what to install.
+tex:
+	@if command -v latexmk >/dev/null && command -v pdflatex >/dev/null && command -v pdftotext >/dev/null \
+	    && kpsewhich $(TEX_FILES) | [ $$(wc -l) -eq $(words $(TEX_FILES)) ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "make: installing TeX for the LaTeX renderer (Debian packages)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	        $(TEX_PACKAGES) $(TOOL_PACKAGES) >/dev/null; \
+	else \
+	    echo "make: warning: TeX is missing; the LaTeX book and the PDF tests need:"; \
+	    echo "    sudo apt-get install $(TEX_PACKAGES) $(TOOL_PACKAGES)"; \
+	fi
+
+clean:
+	rm -rf outputs/* .snakemake

@@ -1,0 +1,189 @@
+# The crossword-book pipeline: which files each stage reads and writes.
+# Every rule calls the `xw` command (pipeline/cli.py) through the Python
+# that runs Snakemake, so the work and its tests live in the package.
+# Stages and formats: README.md.
+
+import sys
+
+from snakemake.utils import min_version, validate
+
+min_version("8.0")
+
+
+configfile: "config/config.yaml"
+
+
+validate(config, "config/config.schema.yaml")
+
+XW = f'"{sys.executable}" -m pipeline.cli'
+OUT = "outputs"
+BOOKS = range(1, config["books"] + 1)
+PUZZLES = range(1, config["puzzles_per_book"] + 1)
+SHARDS = range(config["pattern_shards"])
+WORDLIST = config["wordlist"] or f"{OUT}/lexicon/wordlist.txt"
+CLUES = config["clues"] or f"{OUT}/lexicon/clues"
+PDF = {
+    "reportlab": f"{OUT}/books/book-{{book}}.pdf",
+    "latex": f"{OUT}/books/book-{{book}}.latex.pdf",
+}
+RENDERER = {"": "reportlab", ".latex": "latex"}
+
+
+rule all:
+    input:
+        [expand(PDF[r], book=BOOKS) for r in config["renderers"]],
+        expand(f"{OUT}/puzzles/book-{{book}}/{{k}}.ipuz", book=BOOKS, k=PUZZLES),
+        f"{OUT}/patterns/stats.tsv",
+
+
+rule lexicon:
+    output:
+        wordlist=f"{OUT}/lexicon/wordlist.txt",
+        clues=directory(f"{OUT}/lexicon/clues"),
+        licence=f"{OUT}/lexicon/LICENSE-WordNet.txt",
+        notice=f"{OUT}/lexicon/NOTICE.txt",
+    log:
+        f"{OUT}/logs/lexicon.log",
+    benchmark:
+        f"{OUT}/benchmarks/lexicon.tsv"
+    shell:
+        "{XW} lexicon --out {OUT}/lexicon > {log} 2>&1"
+
+
+rule patterns:
+    output:
+        f"{OUT}/patterns/raw/{{shard}}.hex",
+    params:
+        size=config["grid_size"],
+        per_shard=config["patterns_per_shard"],
+        seed=config["seed"],
+        max_blacks=config["max_blacks"],
+        min_blacks=config["min_blacks"],
+        max_slot=config["max_slot_length"],
+    log:
+        f"{OUT}/logs/patterns/{{shard}}.log",
+    benchmark:
+        f"{OUT}/benchmarks/patterns/{{shard}}.tsv"
+    shell:
+        "{XW} patterns --size {params.size} --count {params.per_shard} --seed {params.seed}"
+        " --shard {wildcards.shard} --max-blacks {params.max_blacks} --min-blacks {params.min_blacks}"
+        " --max-slot-length {params.max_slot} --out {output} 2> {log}"
+
+
+rule connectivity:
+    input:
+        f"{OUT}/patterns/raw/{{shard}}.hex",
+    output:
+        f"{OUT}/patterns/connected/{{shard}}.hex",
+    log:
+        f"{OUT}/logs/connectivity/{{shard}}.log",
+    benchmark:
+        f"{OUT}/benchmarks/connectivity/{{shard}}.tsv"
+    shell:
+        "{XW} connectivity {input} --out {output} 2> {log}"
+
+
+rule filter:
+    input:
+        f"{OUT}/patterns/connected/{{shard}}.hex",
+    output:
+        patterns=f"{OUT}/patterns/filtered/{{shard}}.hex",
+        stats=f"{OUT}/patterns/stats/{{shard}}.tsv",
+    params:
+        max_words=config["max_words"],
+        min_words=config["min_words"],
+        max_blacks=config["max_blacks"],
+    log:
+        f"{OUT}/logs/filter/{{shard}}.log",
+    benchmark:
+        f"{OUT}/benchmarks/filter/{{shard}}.tsv"
+    shell:
+        "{XW} filter {input} --out {output.patterns} --stats {output.stats}"
+        " --max-words {params.max_words} --min-words {params.min_words}"
+        " --max-blacks {params.max_blacks} 2> {log}"
+
+
+rule encode:
+    input:
+        patterns=expand(f"{OUT}/patterns/filtered/{{shard}}.hex", shard=SHARDS),
+        stats=expand(f"{OUT}/patterns/stats/{{shard}}.tsv", shard=SHARDS),
+    output:
+        patterns=f"{OUT}/patterns/patterns.hex",
+        stats=f"{OUT}/patterns/stats.tsv",
+    log:
+        f"{OUT}/logs/encode.log",
+    benchmark:
+        f"{OUT}/benchmarks/encode.tsv"
+    shell:
+        "{XW} encode {input.patterns} --out {output.patterns}"
+        " --stats {input.stats} --stats-out {output.stats} 2> {log}"
+
+
+rule fill:
+    input:
+        candidates=f"{OUT}/patterns/patterns.hex",
+        wordlist=WORDLIST,
+        clues=CLUES,
+    output:
+        grids=expand(f"{OUT}/fills/book-{{{{book}}}}/{{k}}.txt", k=PUZZLES),
+        report=f"{OUT}/fills/book-{{book}}/report.tsv",
+    params:
+        books=config["books"],
+        seed=config["seed"],
+        timeout=config["fill_timeout_s"],
+        min_score=config["min_score"],
+    log:
+        f"{OUT}/logs/fill/book-{{book}}.log",
+    benchmark:
+        f"{OUT}/benchmarks/fill/book-{{book}}.tsv"
+    shell:
+        "{XW} fill-book --candidates {input.candidates} --wordlist {input.wordlist}"
+        " --book {wildcards.book} --books {params.books} --seed {params.seed}"
+        " --timeout {params.timeout} --min-score {params.min_score} --cache {OUT}/cache --clues {input.clues}"
+        " --report {output.report} --out {output.grids} 2> {log}"
+
+
+rule clue:
+    input:
+        grids=expand(f"{OUT}/fills/book-{{{{book}}}}/{{k}}.txt", k=PUZZLES),
+        clues=CLUES,
+    output:
+        expand(f"{OUT}/puzzles/book-{{{{book}}}}/{{k}}.ipuz", k=PUZZLES),
+    params:
+        author=lambda w: config["author"],
+        copyright=lambda w: config["copyright"],
+    log:
+        f"{OUT}/logs/clue/book-{{book}}.log",
+    benchmark:
+        f"{OUT}/benchmarks/clue/book-{{book}}.tsv"
+    shell:
+        "{XW} clue {input.grids} --clues {input.clues} --out {output}"
+        " --author {params.author:q} --copyright {params.copyright:q} 2> {log}"
+
+
+rule render:
+    input:
+        puzzles=expand(f"{OUT}/puzzles/book-{{{{book}}}}/{{k}}.ipuz", k=PUZZLES),
+        notices=[] if config["wordlist"] else f"{OUT}/lexicon/NOTICE.txt",
+        templates="templates",
+    output:
+        f"{OUT}/books/book-{{book}}{{suffix}}.pdf",
+    wildcard_constraints:
+        book=r"\d+",
+        suffix=r"|\.latex",
+    params:
+        renderer=lambda w: RENDERER[w.suffix],
+        title=lambda w: config["title"],
+        subtitle=lambda w: config["subtitle"],
+        author=lambda w: config["author"],
+        copyright=lambda w: config["copyright"],
+        trim=config["trim"],
+    log:
+        f"{OUT}/logs/render/book-{{book}}{{suffix}}.log",
+    benchmark:
+        f"{OUT}/benchmarks/render/book-{{book}}{{suffix}}.tsv"
+    shell:
+        "{XW} render {params.renderer} {input.puzzles} --out {output} --book {wildcards.book}"
+        " --title {params.title:q} --subtitle {params.subtitle:q} --author {params.author:q}"
+        " --copyright {params.copyright:q} --trim {params.trim} --templates {input.templates}"
+        " --notice {input.notices} 2> {log}"
