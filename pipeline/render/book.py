@@ -36,6 +36,7 @@ __all__ = [
     "read_notice",
     "fold_text",
     "solution_layout",
+    "heading_title",
 ]
 
 DEFAULT_TRIM = "letter"
@@ -192,6 +193,19 @@ class Book:
             for slot in grid.slots():
                 if (slot.direction, slot.number) not in puzzle.clues:
                     raise RenderError(f"puzzle {k + 1}: no clue for {slot.label}", self.source(k))
+
+
+def heading_title(puzzle, k: int) -> str:
+    """The title printed beside the "Puzzle k" heading: none when it says only that.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as P
+    >>> heading_title(P(title="Puzzle 3"), 3), heading_title(P(title="Sea Life"), 3)
+    ('', 'Sea Life')
+    """
+    title = (puzzle.title or "").strip()
+    return "" if title.lower() == f"puzzle {k}" else title
 
 
 def read_notice(path) -> list[str]:

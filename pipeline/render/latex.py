@@ -41,7 +41,7 @@ from reportlab.pdfbase import pdfmetrics
 from ..model.fileio import write_bytes, write_text
 from ..model.grid import BLACK
 from ..model.puzzle import Puzzle
-from .book import Book, RenderError, fold_text, solution_layout
+from .book import Book, RenderError, fold_text, heading_title, solution_layout
 from .texescape import tex_escape
 
 __all__ = ["render_latex", "DEFAULT_TEMPLATE_DIR", "INSTALL_HINT"]
@@ -221,7 +221,7 @@ def _context(book: Book, extras: list[float]) -> tuple[dict, int]:
         ctx = _grid_context(puzzle)
         ctx.update(
             k=k + 1,
-            title=puzzle.title,
+            title=heading_title(puzzle, k + 1),
             cell=fit.cell,
             numsize=round(max(5.0, min(8.0, fit.cell * 0.28)), 2),
             size=fit.size,

@@ -33,7 +33,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 from ..model.fileio import write_bytes
 from ..model.grid import BLACK
 from ..model.puzzle import Puzzle
-from .book import Book, RenderError, Trim, fold_text, solution_layout
+from .book import Book, RenderError, Trim, fold_text, heading_title, solution_layout
 
 __all__ = ["render_pdf", "FONT_MAX", "FONT_MIN"]
 
@@ -295,7 +295,7 @@ def _layout_puzzle(book: Book, k: int, page_no: int) -> _Page:
         while size >= FONT_MIN - 1e-9:
             blocks = _clue_blocks(puzzle, size, col_w)
             page = _Page()
-            top = _heading(page, area, f"Puzzle {k + 1}", puzzle.title)
+            top = _heading(page, area, f"Puzzle {k + 1}", heading_title(puzzle, k + 1))
             for cell, gx, span in _grid_candidates(puzzle, area, top, ncol, col_w):
                 if cell < floor:
                     continue
@@ -318,7 +318,7 @@ def _layout_puzzle(book: Book, k: int, page_no: int) -> _Page:
                 _flow(blocks, _frames(tops, lo), size, trial)
                 trial.grids.append(_GridOp(gx, top, cell, puzzle, solution=False))
                 trial.clue_size = size
-                trial.outline = f"Puzzle {k + 1}" + (f": {_clean(puzzle.title)}" if puzzle.title.strip() else "")
+                trial.outline = f"Puzzle {k + 1}" + (f": {_clean(heading_title(puzzle, k + 1))}" if heading_title(puzzle, k + 1) else "")
                 return trial
             size -= _FONT_STEP
     n = len(puzzle.grid.slots())
