@@ -472,10 +472,17 @@ def _u_for_a(form: str, forms: list[str]) -> bool:
 # Clue text
 
 
+_TEX_QUOTE = re.compile(r"`+([^`']*)'+")
+
+
 def _definition(gloss: str) -> str:
-    """The gloss before its first ';', without quoted usage examples."""
+    """The gloss before its first ';', without quoted usage examples.
+
+    WordNet quotes words TeX-style (```sure'``); a clue uses plain quotes.
+    """
     text = gloss.split(";", 1)[0]
     text = _QUOTED.sub("", text) if '"' in text else text
+    text = _TEX_QUOTE.sub(r"'\1'", text)
     return " ".join(text.split()).strip(" .,:")
 
 

@@ -371,6 +371,7 @@ def test_full_every_entry_has_a_clue_and_every_clue_an_entry(full):
         for clue in lines:
             assert check_clue(clue) is None and len(clue) <= 120, clue
             assert not clue.endswith("."), clue
+            assert not re.search(r"`\w[^`']*'", clue), clue  # WordNet's TeX-style quotes become plain ones
             assert next(ch for ch in clue if ch.isalpha()).isupper(), clue
     stats = full["stats"]
     assert stats["entries"] == stats["clued"] == len(words)

@@ -1,0 +1,121 @@
+"""The whole pipeline through Snakemake, as `make book` runs it, on a small book."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import unicodedata
+
+import pytest
+
+from conftest import ROOT, need_tool
+from pipeline.model.puzzle import read_ipuz
+from pipeline.model.wordlist import read_wordlist
+
+PUZZLES = 3
+
+
+def _workdir(tmp_path_factory, name):
+    work = tmp_path_factory.mktemp(name)
+    for item in ("Snakefile", "config", "templates"):
+        src = ROOT / item
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, work / item)
+    return work
+
+
+def _snakemake(work, *config):
+    cmd = [sys.executable, "-m", "snakemake", "--cores", "2", "--quiet", "--config", *config]
+    return subprocess.run(cmd, cwd=work, capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def first_run(tmp_path_factory):
+    need_tool("latexmk", "pdflatex", "pdftotext")
+    work = _workdir(tmp_path_factory, "book")
+    run = _snakemake(work, f"puzzles_per_book={PUZZLES}", "seed=11")
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    return work
+
+
+def _pdf_text(path) -> str:
+    text = subprocess.run(["pdftotext", "-raw", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    return _squash(text)
+
+
+def _squash(text: str) -> str:
+    # Compare without spaces, line breaks and hyphens (TeX may hyphenate).
+    text = unicodedata.normalize("NFKC", text)
+    text = text.translate(str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'}))
+    text = text.replace("``", '"').replace("''", '"')
+    return re.sub(r"[\s\-\u2010\u2011\u00ad]+", "", text)
+
+
+def test_book_outputs_exist(first_run):
+    books = first_run / "outputs" / "books"
+    assert (books / "book-1.pdf").stat().st_size > 10_000
+    assert (books / "book-1.latex.pdf").stat().st_size > 10_000
+    ipuz = sorted((first_run / "outputs" / "puzzles" / "book-1").glob("*.ipuz"))
+    assert len(ipuz) == PUZZLES
+    assert (first_run / "outputs" / "patterns" / "patterns.hex").read_text().strip()
+    stats = (first_run / "outputs" / "patterns" / "stats.tsv").read_text().splitlines()
+    assert stats[0].split("\t")[:3] and len(stats) > PUZZLES
+    assert (first_run / "outputs" / "lexicon" / "LICENSE-WordNet.txt").read_text().strip()
+
+
+def test_every_entry_is_a_listed_word_and_every_clue_is_printed(first_run):
+    words = read_wordlist(first_run / "outputs" / "lexicon" / "wordlist.txt")
+    pdfs = {name: _pdf_text(first_run / "outputs" / "books" / name) for name in ("book-1.pdf", "book-1.latex.pdf")}
+    seen_clues = []
+    used = []
+    for k in range(1, PUZZLES + 1):
+        puzzle = read_ipuz(first_run / "outputs" / "puzzles" / "book-1" / f"{k}.ipuz")
+        grid = puzzle.grid
+        assert (grid.rows, grid.cols) == (15, 15)
+        for s in grid.slots():
+            assert s.length >= 3
+            answer = grid.word(s)
+            assert answer in words, f"puzzle {k} {s.label} {answer} not in the word list"
+            used.append(answer)
+            clue = puzzle.clues[(s.direction, s.number)]
+            assert answer.lower() not in clue.lower().split()
+            seen_clues.append(clue)
+            for name, text in pdfs.items():
+                assert _squash(clue) in text, f"{name}: clue for {s.label} of puzzle {k} not printed: {clue!r}"
+        # across and down cross correctly: each cell's letter is shared by both entries
+        for s in grid.slots():
+            for pos, cell in enumerate(s.cells):
+                assert grid.word(s)[pos] == grid.cells[cell]
+    assert len(used) == len(set(used)), "an answer repeated within the book"
+    assert len(seen_clues) == len({c.lower() for c in seen_clues}), "a clue printed twice in the book"
+    for text in pdfs.values():
+        assert "Solutions" in text
+
+
+def test_same_seed_same_puzzles_with_the_list_as_user_data(first_run, tmp_path_factory):
+    work = _workdir(tmp_path_factory, "again")
+    lex = first_run / "outputs" / "lexicon"
+    run = _snakemake(
+        work,
+        f"puzzles_per_book={PUZZLES}",
+        "seed=11",
+        f"wordlist={lex / 'wordlist.txt'}",
+        f"clues={lex / 'clues'}",
+        "renderers=[reportlab]",
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert not (work / "outputs" / "lexicon").exists(), "the user's list was used, nothing rebuilt"
+    for k in range(1, PUZZLES + 1):
+        a = (first_run / "outputs" / "puzzles" / "book-1" / f"{k}.ipuz").read_bytes()
+        b = (work / "outputs" / "puzzles" / "book-1" / f"{k}.ipuz").read_bytes()
+        assert a == b, f"puzzle {k} differs between runs with the same seed"
+
+
+def test_bad_config_is_refused_before_anything_runs(tmp_path_factory):
+    work = _workdir(tmp_path_factory, "bad")
+    for value, key in (("books=0", "books"), ("renderers=[word]", "renderers"), ("grid_size=abc", "grid_size")):
+        run = _snakemake(work, value)
+        assert run.returncode != 0
+        assert key in run.stdout + run.stderr
+        assert not (work / "outputs").exists()
