@@ -14,7 +14,7 @@ from pipeline.model.grid import Grid, parse_grid
 from pipeline.model.hexcodec import decode_pattern, encode_grid
 from pipeline.patterns import generate_patterns, write_patterns
 
-BENCH = Path("/work/shared/bench/grids")
+BENCH = Path(__file__).resolve().parent / "data" / "grids"  # copies of ../shared/bench/grids
 
 # Symmetric, every run >= 3, but a black wall cuts it in two.
 SPLIT = parse_grid(

@@ -13,7 +13,7 @@ from pipeline.model.grid import parse_grid
 from pipeline.model.hexcodec import encode_grid
 from pipeline.patterns import generate_patterns, write_patterns
 
-BENCH = Path("/work/shared/bench/grids")
+BENCH = Path(__file__).resolve().parent / "data" / "grids"  # copies of ../shared/bench/grids
 
 
 def grid(name):
