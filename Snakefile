@@ -1,9 +1,10 @@
 # The crossword-book pipeline: which files each stage reads and writes.
-# Every rule calls the `xw` command (pipeline/cli.py) through the Python
-# that runs Snakemake, so the work and its tests live in the package.
+# Every rule calls the `xw` command (pipeline/cli.py), found beside the
+# Python that runs Snakemake, so the work and its tests live in the package.
 # Stages and formats: README.md.
 
 import sys
+from pathlib import Path
 
 from snakemake.utils import min_version, validate
 
@@ -15,7 +16,7 @@ configfile: "config/config.yaml"
 
 validate(config, "config/config.schema.yaml")
 
-XW = f'"{sys.executable}" -m pipeline.cli'
+shell.prefix(f'export PATH="{Path(sys.executable).parent}:$PATH"; ')
 OUT = "outputs"
 BOOKS = range(1, config["books"] + 1)
 PUZZLES = range(1, config["puzzles_per_book"] + 1)
@@ -44,10 +45,12 @@ rule lexicon:
         notice=f"{OUT}/lexicon/NOTICE.txt",
     log:
         f"{OUT}/logs/lexicon.log",
+    params:
+        folder=lambda w, output: Path(output.wordlist).parent,
     benchmark:
         f"{OUT}/benchmarks/lexicon.tsv"
     shell:
-        "{XW} lexicon --out {OUT}/lexicon > {log} 2>&1"
+        "xw lexicon --out {params.folder} > {log} 2>&1"
 
 
 rule patterns:
@@ -65,7 +68,7 @@ rule patterns:
     benchmark:
         f"{OUT}/benchmarks/patterns/{{shard}}.tsv"
     shell:
-        "{XW} patterns --size {params.size} --count {params.per_shard} --seed {params.seed}"
+        "xw patterns --size {params.size} --count {params.per_shard} --seed {params.seed}"
         " --shard {wildcards.shard} --max-blacks {params.max_blacks} --min-blacks {params.min_blacks}"
         " --max-slot-length {params.max_slot} --out {output} 2> {log}"
 
@@ -80,7 +83,7 @@ rule connectivity:
     benchmark:
         f"{OUT}/benchmarks/connectivity/{{shard}}.tsv"
     shell:
-        "{XW} connectivity {input} --out {output} 2> {log}"
+        "xw connectivity {input} --out {output} 2> {log}"
 
 
 rule filter:
@@ -98,7 +101,7 @@ rule filter:
     benchmark:
         f"{OUT}/benchmarks/filter/{{shard}}.tsv"
     shell:
-        "{XW} filter {input} --out {output.patterns} --stats {output.stats}"
+        "xw filter {input} --out {output.patterns} --stats {output.stats}"
         " --max-words {params.max_words} --min-words {params.min_words}"
         " --max-blacks {params.max_blacks} 2> {log}"
 
@@ -115,7 +118,7 @@ rule encode:
     benchmark:
         f"{OUT}/benchmarks/encode.tsv"
     shell:
-        "{XW} encode {input.patterns} --out {output.patterns}"
+        "xw encode {input.patterns} --out {output.patterns}"
         " --stats {input.stats} --stats-out {output.stats} 2> {log}"
 
 
@@ -132,14 +135,15 @@ rule fill:
         seed=config["seed"],
         timeout=config["fill_timeout_s"],
         min_score=config["min_score"],
+        cache=f"{OUT}/cache",
     log:
         f"{OUT}/logs/fill/book-{{book}}.log",
     benchmark:
         f"{OUT}/benchmarks/fill/book-{{book}}.tsv"
     shell:
-        "{XW} fill-book --candidates {input.candidates} --wordlist {input.wordlist}"
+        "xw fill-book --candidates {input.candidates} --wordlist {input.wordlist}"
         " --book {wildcards.book} --books {params.books} --seed {params.seed}"
-        " --timeout {params.timeout} --min-score {params.min_score} --cache {OUT}/cache --clues {input.clues}"
+        " --timeout {params.timeout} --min-score {params.min_score} --cache {params.cache} --clues {input.clues}"
         " --report {output.report} --out {output.grids} 2> {log}"
 
 
@@ -157,7 +161,7 @@ rule clue:
     benchmark:
         f"{OUT}/benchmarks/clue/book-{{book}}.tsv"
     shell:
-        "{XW} clue {input.grids} --clues {input.clues} --out {output}"
+        "xw clue {input.grids} --clues {input.clues} --out {output}"
         " --author {params.author:q} --copyright {params.copyright:q} 2> {log}"
 
 
@@ -183,7 +187,7 @@ rule render:
     benchmark:
         f"{OUT}/benchmarks/render/book-{{book}}{{suffix}}.tsv"
     shell:
-        "{XW} render {params.renderer} {input.puzzles} --out {output} --book {wildcards.book}"
+        "xw render {params.renderer} {input.puzzles} --out {output} --book {wildcards.book}"
         " --title {params.title:q} --subtitle {params.subtitle:q} --author {params.author:q}"
         " --copyright {params.copyright:q} --trim {params.trim} --templates {input.templates}"
         " --notice {input.notices} 2> {log}"

@@ -13,7 +13,6 @@ is never printed.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from .model.cluefile import read_clues_for
 from .model.errors import InputError

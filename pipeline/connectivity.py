@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import networkx as nx
 
-from .model.fileio import atomic_write, read_text
 from .model.grid import Grid
-from .model.hexcodec import decode_pattern, encode_grid
+from .model.hexcodec import read_pattern_file, write_pattern_file
 
 __all__ = ["white_graph", "components", "is_connected", "keep_connected"]
 
@@ -99,14 +98,7 @@ def keep_connected(in_path, out_path) -> tuple[int, int]:
         On a missing file or a line that is not a hex pattern, naming the
         file and line; ``out_path`` is then left untouched.
     """
-    text = read_text(in_path)
-    grids = [
-        decode_pattern(line, in_path, lineno)
-        for lineno, line in enumerate(text.splitlines(), start=1)
-        if line.strip()
-    ]
+    grids = [grid for _, _, grid in read_pattern_file(in_path)]
     kept = [g for g in grids if is_connected(g)]
-    with atomic_write(out_path) as f:
-        for g in kept:
-            f.write(encode_grid(g) + "\n")
+    write_pattern_file(out_path, kept)
     return len(kept), len(grids) - len(kept)

@@ -21,7 +21,7 @@ from typing import Iterable
 from .model.errors import InputError
 from .model.fileio import atomic_write, read_text
 from .model.grid import Grid, parse_grid
-from .model.hexcodec import bin2hex, decode_pattern, encode_grid
+from .model.hexcodec import bin2hex, decode_pattern, encode_grid, read_pattern_file
 
 __all__ = ["encode_patterns", "merge_stats", "encode_lines", "decode_lines"]
 
@@ -83,10 +83,7 @@ def encode_patterns(in_paths, out_path, limit: int | None = None) -> int:
     for path in in_paths:
         if limit is not None and len(out) >= limit:
             break
-        for lineno, line in enumerate(read_text(path).splitlines(), start=1):
-            if not line.strip():
-                continue
-            grid = decode_pattern(line, path, lineno)
+        for lineno, line, grid in read_pattern_file(path):
             hexline = _check_round_trip(line, grid, path, lineno)
             if hexline in seen:
                 continue

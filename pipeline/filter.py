@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .model.fileio import atomic_write, read_text
+from .model.fileio import atomic_write
 from .model.grid import Grid
-from .model.hexcodec import decode_pattern, encode_grid
+from .model.hexcodec import encode_grid, read_pattern_file
 
 __all__ = ["STATS_COLUMNS", "pattern_stats", "check_pattern", "filter_patterns"]
 
@@ -198,13 +198,9 @@ def filter_patterns(
         min_mean_length=min_mean_length,
         max_unchecked=max_unchecked,
     )
-    text = read_text(in_path)
     rows = []
     kept = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        grid = decode_pattern(line, in_path, lineno)
+    for lineno, line, grid in read_pattern_file(in_path):
         hexline = encode_grid(grid)
         stats = pattern_stats(grid)
         reasons = check_pattern(stats, **limits)

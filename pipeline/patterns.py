@@ -42,9 +42,8 @@ from collections.abc import Callable, Hashable, Sequence
 from constraint import Constraint, MaxSumConstraint, MinSumConstraint, Problem, Solver
 
 from .model.errors import InputError
-from .model.fileio import atomic_write
 from .model.grid import Grid
-from .model.hexcodec import encode_grid
+from .model.hexcodec import write_pattern_file
 
 __all__ = [
     "generate_patterns",
@@ -576,6 +575,4 @@ def write_patterns(path, grids: Sequence[Grid]) -> None:
 
     Square grids are the seed's hex; other rectangles ``ROWSxCOLS:HEX``.
     """
-    with atomic_write(path) as f:
-        for grid in grids:
-            f.write(encode_grid(grid) + "\n")
+    write_pattern_file(path, grids)

@@ -17,12 +17,11 @@ book.  The clue stage then always finds a clue for every entry.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 from ..model.cluefile import read_clues_for
 from ..model.errors import InputError
-from ..model.fileio import atomic_write, read_text, write_text
-from ..model.hexcodec import decode_pattern, encode_grid
+from ..model.fileio import atomic_write, write_text
+from ..model.hexcodec import encode_grid, read_pattern_file
 from ..model.seeds import derive_seed
 from .index import load_index
 from .search import FILLED, Filler
@@ -36,11 +35,7 @@ class FillShortfall(Exception):
 
 def read_candidates(path) -> list:
     """The hex patterns of ``path``, one a line, as Grids (blank lines skipped)."""
-    grids = []
-    for lineno, line in enumerate(read_text(path).splitlines(), start=1):
-        if line.strip():
-            grids.append(decode_pattern(line, path, lineno))
-    return grids
+    return [grid for _, _, grid in read_pattern_file(path)]
 
 
 def fill_book(

@@ -18,9 +18,10 @@ from __future__ import annotations
 import math
 
 from .errors import InputError
+from .fileio import atomic_write, read_text
 from .grid import Grid
 
-__all__ = ["bin2hex", "hex2bin", "encode_grid", "decode_pattern"]
+__all__ = ["bin2hex", "hex2bin", "encode_grid", "decode_pattern", "read_pattern_file", "write_pattern_file"]
 
 _BIN = ["0000", "0001", "0010", "0011", "0100", "0101", "0110", "0111",
         "1000", "1001", "1010", "1011", "1100", "1101", "1110", "1111",
@@ -117,3 +118,25 @@ def decode_pattern(line: str, path=None, lineno: int | None = None) -> Grid:
     elif rows * cols != len(bits) or rows <= 0 or cols <= 0:
         raise InputError(f"{rows}x{cols} needs {rows * cols} bits, the hex holds {len(bits)}", path, lineno)
     return Grid.from_bits(bits, rows, cols)
+
+
+def read_pattern_file(path) -> list[tuple[int, str, Grid]]:
+    """The patterns of a hex file as ``(line number, line, grid)``, blank lines skipped.
+
+    Raises
+    ------
+    InputError
+        On a missing file or a line that is not a pattern, naming file and line.
+    """
+    out = []
+    for lineno, line in enumerate(read_text(path).splitlines(), start=1):
+        if line.strip():
+            out.append((lineno, line, decode_pattern(line, path, lineno)))
+    return out
+
+
+def write_pattern_file(path, grids) -> None:
+    """Write grids as hex lines (one pattern a line), atomically."""
+    with atomic_write(path) as f:
+        for grid in grids:
+            f.write(encode_grid(grid) + "\n")
