@@ -70,7 +70,7 @@ rule patterns:
     shell:
         "xw patterns --size {params.size} --count {params.per_shard} --seed {params.seed}"
         " --shard {wildcards.shard} --max-blacks {params.max_blacks} --min-blacks {params.min_blacks}"
-        " --max-slot-length {params.max_slot} --out {output} 2> {log}"
+        " --max-slot-length {params.max_slot} --out {output} > {log} 2>&1"
 
 
 rule connectivity:
@@ -83,7 +83,7 @@ rule connectivity:
     benchmark:
         f"{OUT}/benchmarks/connectivity/{{shard}}.tsv"
     shell:
-        "xw connectivity {input} --out {output} 2> {log}"
+        "xw connectivity {input} --out {output} > {log} 2>&1"
 
 
 rule filter:
@@ -103,7 +103,7 @@ rule filter:
     shell:
         "xw filter {input} --out {output.patterns} --stats {output.stats}"
         " --max-words {params.max_words} --min-words {params.min_words}"
-        " --max-blacks {params.max_blacks} 2> {log}"
+        " --max-blacks {params.max_blacks} > {log} 2>&1"
 
 
 rule encode:
@@ -119,7 +119,7 @@ rule encode:
         f"{OUT}/benchmarks/encode.tsv"
     shell:
         "xw encode {input.patterns} --out {output.patterns}"
-        " --stats {input.stats} --stats-out {output.stats} 2> {log}"
+        " --stats {input.stats} --stats-out {output.stats} > {log} 2>&1"
 
 
 rule fill:
@@ -144,7 +144,7 @@ rule fill:
         "xw fill-book --candidates {input.candidates} --wordlist {input.wordlist}"
         " --book {wildcards.book} --books {params.books} --seed {params.seed}"
         " --timeout {params.timeout} --min-score {params.min_score} --cache {params.cache} --clues {input.clues}"
-        " --report {output.report} --out {output.grids} 2> {log}"
+        " --report {output.report} --out {output.grids} > {log} 2>&1"
 
 
 rule clue:
@@ -162,7 +162,7 @@ rule clue:
         f"{OUT}/benchmarks/clue/book-{{book}}.tsv"
     shell:
         "xw clue {input.grids} --clues {input.clues} --out {output}"
-        " --author {params.author:q} --copyright {params.copyright:q} 2> {log}"
+        " --author {params.author:q} --copyright {params.copyright:q} > {log} 2>&1"
 
 
 rule render:
@@ -190,4 +190,4 @@ rule render:
         "xw render {params.renderer} {input.puzzles} --out {output} --book {wildcards.book}"
         " --title {params.title:q} --subtitle {params.subtitle:q} --author {params.author:q}"
         " --copyright {params.copyright:q} --trim {params.trim} --templates {input.templates}"
-        " --notice {input.notices} 2> {log}"
+        " --notice {input.notices} > {log} 2>&1"
