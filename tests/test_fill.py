@@ -190,3 +190,15 @@ def test_cli_fill_timeout_exit_4(tmp_path):
     assert r.returncode in (3, 4)
     status = json.loads(r.stdout)["status"]
     assert status in (TIMEOUT, UNFILLABLE) and r.returncode == (4 if status == TIMEOUT else 3)
+
+
+def test_node_budget_is_reproducible(bench_grid):
+    rnd = random.Random(0)
+    words = {"".join(rnd.choice("ABCDEFGHIJKLMNOPRSTUVWY") for _ in range(6)): 50 for _ in range(3000)}
+    idx = WordIndex(words)
+    grid = parse_grid(("." * 6 + "\n") * 6)
+    runs = [fill_grid(grid, idx, seed=4, timeout=60, max_nodes=300) for _ in range(2)]
+    assert runs[0].status == runs[1].status
+    assert runs[0].nodes == runs[1].nodes
+    if runs[0].status == TIMEOUT:
+        assert runs[0].nodes == 301

@@ -12,7 +12,7 @@ from .search import FILLED, TIMEOUT, UNFILLABLE, Filler, FillResult
 __all__ = ["WordIndex", "load_index", "Filler", "FillResult", "fill_grid", "FILLED", "UNFILLABLE", "TIMEOUT"]
 
 
-def fill_grid(grid, index, seed=0, timeout=10.0, min_score=None, exclude=()):
+def fill_grid(grid, index, seed=0, timeout=10.0, min_score=None, exclude=(), max_nodes=None):
     """Fill ``grid`` from ``index``; see :class:`Filler`.
 
     Examples
@@ -22,4 +22,4 @@ def fill_grid(grid, index, seed=0, timeout=10.0, min_score=None, exclude=()):
     >>> sorted(fill_grid(parse_grid("..\\n.."), idx).words)
     ['AB', 'AC', 'BD', 'CD']
     """
-    return Filler(grid, index, seed=seed, min_score=min_score, exclude=exclude).fill(timeout)
+    return Filler(grid, index, seed=seed, min_score=min_score, exclude=exclude).fill(timeout, max_nodes)

@@ -47,6 +47,7 @@ def fill_book(
     books: int,
     seed: int,
     timeout: float = 10.0,
+    max_nodes: int | None = None,
     min_score=None,
     cache_dir=None,
     clue_dir=None,
@@ -69,7 +70,10 @@ def fill_book(
     seed : int
         The run's seed; each attempt's seed is derived from it.
     timeout : float
-        Seconds allowed per pattern.
+        Seconds allowed per pattern (a safety limit).
+    max_nodes : int, optional
+        Words tried per pattern before moving on.  Unlike seconds, this
+        budget does not depend on the machine, so a run is reproducible.
     clue_dir : path, optional
         The clue shards; when given, only words that can still get a clue
         of their own in this book are used.
@@ -102,14 +106,14 @@ def fill_book(
             break
         attempt_seed = derive_seed(seed, "fill", book, i)
         banned = used if clues is None else used | clues.unusable
-        result = Filler(grid, index, seed=attempt_seed, min_score=min_score, exclude=banned).fill(timeout)
+        result = Filler(grid, index, seed=attempt_seed, min_score=min_score, exclude=banned).fill(timeout, max_nodes)
         # Two answers of one fill may share their only clue; ban the later one and fill again.
         while clues is not None and result.status == FILLED:
             clash = clues.clash(result.words)
             if clash is None:
                 break
             banned = banned | {clash}
-            result = Filler(grid, index, seed=attempt_seed, min_score=min_score, exclude=banned).fill(timeout)
+            result = Filler(grid, index, seed=attempt_seed, min_score=min_score, exclude=banned).fill(timeout, max_nodes)
         search_seconds += result.seconds
         counts[result.status] += 1
         rows.append(
@@ -133,9 +137,10 @@ def fill_book(
             f.writelines(rows)
         raise FillShortfall(
             f"book {book}: filled {len(filled)} of {len(out_paths)} puzzles from {len(pool)} candidate "
-            f"patterns ({counts['unfillable']} proven unfillable, {counts['timeout']} out of time at "
-            f"{timeout:g} s each); generate more patterns (patterns_per_shard), relax the filter, "
-            f"raise fill_timeout_s or use a larger word list. Attempts: {report_path}"
+            f"patterns ({counts['unfillable']} proven unfillable, {counts['timeout']} out of budget at "
+            f"{timeout:g} s or {max_nodes or 'unlimited'} nodes each); generate more patterns "
+            f"(patterns_per_shard), relax the filter, raise fill_timeout_s and fill_max_nodes, "
+            f"or use a larger word list. Attempts: {report_path}"
         )
     for path, grid in zip(out_paths, filled):
         write_text(path, grid.to_text())

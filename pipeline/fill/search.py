@@ -176,7 +176,7 @@ class Filler:
                 self.solution = dom
                 return True
             self.nodes += 1
-            if time.perf_counter() > self.deadline:
+            if self.nodes > self.max_nodes or time.perf_counter() > self.deadline:
                 raise _Abort
             v = self._pick(dom[s])
             d2, c2 = dom[:], cset[:]
@@ -190,10 +190,15 @@ class Filler:
             if not prop.run(dom, cset, [s]):
                 return False
 
-    def fill(self, timeout: float = 10.0) -> FillResult:
-        """Search for a fill within ``timeout`` seconds."""
+    def fill(self, timeout: float = 10.0, max_nodes: int | None = None) -> FillResult:
+        """Search for a fill within ``timeout`` seconds and ``max_nodes`` words tried.
+
+        The node budget makes "out of time" reproducible: the same grid, list,
+        seed and budget give the same result on any machine at any load.
+        """
         start = time.perf_counter()
         self.deadline = start + timeout
+        self.max_nodes = max_nodes if max_nodes is not None else float("inf")
         state = self._initial()
         if state is None:
             return FillResult(UNFILLABLE, seconds=time.perf_counter() - start)
