@@ -1,8 +1,10 @@
 """Search: choose a slot, try a word, propagate, and back up on failure.
 
 The slot chosen is the one with fewest candidates relative to how often it
-has failed (dom/wdeg); the word tried is one of the best-scored few, picked
-with seeded randomness so different seeds give different fills.  A failed
+has failed (dom/wdeg); the word tried is, among the best-scored few, the one
+that leaves its crossing slots the most candidates (a one-step lookahead,
+Ginsberg's "minlook" made cheap: one AND and popcount per crossing letter),
+with seeded noise so different seeds give different fills.  A failed
 word is removed from the slot and the removal propagated (two-way
 branching), so the search is complete: a run that ends without finding a
 fill has proved there is none.  Runs restart after a growing number of
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import random
 import time
+from math import log2
 from dataclasses import dataclass, field
 
 from ..model.grid import Grid
@@ -99,6 +102,11 @@ class Filler:
     first_cutoff : int
         Failures allowed in the first run before a restart; each later run
         allows 1.5 times more.
+    look : int
+        How many of the best-scored candidates the value choice compares by
+        the room they leave their crossings (0: take them in score order,
+        with a little randomness).  On the default patterns 16 needs about
+        half the nodes of 0 for nearly the same mean score.
 
     Examples
     --------
@@ -109,7 +117,7 @@ class Filler:
     ('filled', ['ARE', 'BAT', 'BOW', 'ORE', 'TED', 'WED'])
     """
 
-    def __init__(self, grid: Grid, index: WordIndex, seed: int = 0, min_score=None, exclude=(), first_cutoff: int = 64):
+    def __init__(self, grid: Grid, index: WordIndex, seed: int = 0, min_score=None, exclude=(), first_cutoff: int = 64, look: int = 16):
         self.problem = FillProblem(grid)
         self.index = index
         self.rng = random.Random(seed)
@@ -117,6 +125,7 @@ class Filler:
         self.min_score = min_score
         self.exclude = set(exclude)
         self.first_cutoff = first_cutoff
+        self.look = look
         self.nodes = self.fails = self.restarts = 0
 
     # -- state ------------------------------------------------------------
@@ -168,6 +177,35 @@ class Filler:
                 return low
             k -= 1
 
+    def _pick_look(self, s: int, dom) -> int:
+        """Among the ``look`` best-scored words for ``s``, the one leaving its crossings most choice.
+
+        A word's room is the sum over its crossings of log2 of the crossing
+        slot's candidates that agree with its letter there (-1 if one has
+        none), plus up to one unit of seeded noise.
+        """
+        x = dom[s]
+        masks = self.prop.masks
+        cross = [(pos, t, masks[t][tp]) for pos, _cell, t, tp in self.problem.crossings[s] if t >= 0]
+        codes = self.prop.codes[s]
+        best_room, best = None, 0
+        for _ in range(self.look):
+            if not x:
+                break
+            v = x & -x
+            x ^= v
+            code = codes[v.bit_length() - 1]
+            room = self.rng.random()
+            for pos, t, mt in cross:
+                n = (dom[t] & mt[code[pos].bit_length() - 1]).bit_count()
+                if not n:
+                    room = -1.0
+                    break
+                room += log2(n)
+            if best_room is None or room > best_room:
+                best_room, best = room, v
+        return best
+
     def _solve(self, dom, cset) -> bool:
         prop = self.prop
         while True:
@@ -178,7 +216,7 @@ class Filler:
             self.nodes += 1
             if self.nodes > self.max_nodes or time.perf_counter() > self.deadline:
                 raise _Abort
-            v = self._pick(dom[s])
+            v = self._pick_look(s, dom) if self.look else self._pick(dom[s])
             d2, c2 = dom[:], cset[:]
             d2[s] = v
             if prop.run(d2, c2, [s]) and self._solve(d2, c2):
