@@ -135,6 +135,7 @@ rule fill:
         seed=config["seed"],
         timeout=config["fill_timeout_s"],
         max_nodes=config["fill_max_nodes"],
+        improve_nodes=config["fill_improve_nodes"],
         min_score=config["min_score"],
         cache=f"{OUT}/cache",
     log:
@@ -144,7 +145,9 @@ rule fill:
     shell:
         "xw fill-book --candidates {input.candidates} --wordlist {input.wordlist}"
         " --book {wildcards.book} --books {params.books} --seed {params.seed}"
-        " --timeout {params.timeout} --max-nodes {params.max_nodes} --min-score {params.min_score} --cache {params.cache} --clues {input.clues}"
+        " --timeout {params.timeout} --max-nodes {params.max_nodes}"
+        " --improve-nodes {params.improve_nodes} --min-score {params.min_score}"
+        " --cache {params.cache} --clues {input.clues}"
         " --report {output.report} --out {output.grids} > {log} 2>&1"
 
 

@@ -130,7 +130,15 @@ def _cmd_fill(args) -> int:
     t0 = time.perf_counter()
     index = load_index(args.wordlist, cache_dir=args.cache)
     load_seconds = time.perf_counter() - t0
-    result = Filler(grid, index, seed=args.seed, min_score=args.min_score).fill(args.timeout, args.max_nodes)
+    if args.best:
+        from .fill.quality import fill_best
+
+        result = fill_best(
+            grid, index, seed=args.seed, timeout=args.timeout, max_nodes=args.max_nodes,
+            min_score=args.min_score, progress=_progress(args.quiet or args.json),
+        )
+    else:
+        result = Filler(grid, index, seed=args.seed, min_score=args.min_score).fill(args.timeout, args.max_nodes)
     if args.json:
         d = result.as_dict()
         d["load_seconds"] = round(load_seconds, 6)
@@ -162,6 +170,7 @@ def _cmd_fill_book(args) -> int:
             seed=args.seed,
             timeout=args.timeout,
             max_nodes=args.max_nodes,
+            improve_nodes=args.improve_nodes,
             min_score=args.min_score,
             cache_dir=args.cache,
             clue_dir=args.clues,
@@ -277,6 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--timeout", type=float, default=10.0, help="seconds (default 10)")
     s.add_argument("--max-nodes", type=int, help="words tried before giving up (reproducible budget)")
     s.add_argument("--min-score", type=float)
+    s.add_argument("--best", action="store_true", help="keep searching within the budget for a better fill")
     s.add_argument("--cache", type=Path, help="folder for the cached word index")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(func=_cmd_fill)
@@ -289,6 +299,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--timeout", type=float, default=10.0)
     s.add_argument("--max-nodes", type=int, help="words tried per pattern (reproducible budget)")
+    s.add_argument("--improve-nodes", type=int, default=0, help="words tried after a fill, for a better one")
     s.add_argument("--min-score", type=float)
     s.add_argument("--cache", type=Path)
     s.add_argument("--clues", type=Path, help="clue shards: use only words that can get a clue of their own")

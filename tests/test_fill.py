@@ -202,3 +202,24 @@ def test_node_budget_is_reproducible(bench_grid):
     assert runs[0].nodes == runs[1].nodes
     if runs[0].status == TIMEOUT:
         assert runs[0].nodes == 301
+
+
+def test_best_mode_lifts_the_weakest_entry():
+    from pipeline.fill.quality import fill_best
+
+    rnd = random.Random(5)
+    words = {}
+    for _ in range(1500):
+        w = "".join(rnd.choice("AEIOURSTLNDC") for _ in range(4))
+        words[w] = rnd.randint(1, 100)
+    idx = WordIndex(words)
+    grid = parse_grid("....\n....\n....\n....")
+    first = fill_grid(grid, idx, seed=2, timeout=30)
+    best = fill_best(grid, idx, seed=2, timeout=30)
+    assert first.status == best.status == FILLED
+    assert_valid(best, grid, words)
+    assert (best.min_entry_score, best.score) >= (first.min_entry_score, first.score)
+    assert best.extra["rounds"] >= 2
+    # the search ended by proving the next floor unfillable: nothing better exists
+    if best.extra["bound"] is not None:
+        assert fill_grid(grid, idx, min_score=best.extra["bound"], timeout=30).status == UNFILLABLE

@@ -24,6 +24,7 @@ from ..model.fileio import atomic_write, write_text
 from ..model.hexcodec import encode_grid, read_pattern_file
 from ..model.seeds import derive_seed
 from .index import load_index
+from .quality import fill_best
 from .search import FILLED, Filler
 
 __all__ = ["FillShortfall", "read_candidates", "fill_book"]
@@ -48,6 +49,7 @@ def fill_book(
     seed: int,
     timeout: float = 10.0,
     max_nodes: int | None = None,
+    improve_nodes: int = 0,
     min_score=None,
     cache_dir=None,
     clue_dir=None,
@@ -74,6 +76,9 @@ def fill_book(
     max_nodes : int, optional
         Words tried per pattern before moving on.  Unlike seconds, this
         budget does not depend on the machine, so a run is reproducible.
+    improve_nodes : int
+        After a pattern fills, words tried in search of a better fill (one
+        whose weakest entry scores higher); 0 keeps the first fill.
     clue_dir : path, optional
         The clue shards; when given, only words that can still get a clue
         of their own in this book are used.
@@ -106,19 +111,26 @@ def fill_book(
             break
         attempt_seed = derive_seed(seed, "fill", book, i)
         banned = used if clues is None else used | clues.unusable
-        result = Filler(grid, index, seed=attempt_seed, min_score=min_score, exclude=banned).fill(timeout, max_nodes)
+
+        def attempt(banned):
+            if improve_nodes:
+                return fill_best(grid, index, attempt_seed, timeout, max_nodes, improve_nodes, min_score, banned)
+            return Filler(grid, index, seed=attempt_seed, min_score=min_score, exclude=banned).fill(timeout, max_nodes)
+
+        result = attempt(banned)
         # Two answers of one fill may share their only clue; ban the later one and fill again.
         while clues is not None and result.status == FILLED:
             clash = clues.clash(result.words)
             if clash is None:
                 break
             banned = banned | {clash}
-            result = Filler(grid, index, seed=attempt_seed, min_score=min_score, exclude=banned).fill(timeout, max_nodes)
+            result = attempt(banned)
         search_seconds += result.seconds
         counts[result.status] += 1
         rows.append(
             f"{i + 1}\t{encode_grid(grid)}\t{result.status}\t{result.seconds:.3f}\t{result.nodes}\t"
             f"{'' if result.score is None else f'{result.score:.1f}'}\t"
+            f"{'' if result.min_entry_score is None else f'{result.min_entry_score:g}'}\t"
             f"{len(filled) + 1 if result.status == FILLED else ''}\n"
         )
         if result.status == FILLED:
@@ -130,7 +142,7 @@ def fill_book(
             f"book {book}: candidate {i + 1}/{len(pool)} {result.status} in {result.seconds:.2f} s "
             f"({len(filled)}/{len(out_paths)} filled)"
         )
-    header = "candidate\tpattern\tstatus\tseconds\tnodes\tscore\tpuzzle\n"
+    header = "candidate\tpattern\tstatus\tseconds\tnodes\tscore\tweakest\tpuzzle\n"
     if len(filled) < len(out_paths):
         with atomic_write(report_path) as f:
             f.write(header)

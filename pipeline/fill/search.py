@@ -70,9 +70,11 @@ class FillResult:
     score: float | None = None
     min_entry_score: float | None = None
     words: list[str] = field(default_factory=list)
+    extra: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         return {
+            **self.extra,
             "status": self.status,
             "grid": self.grid.row_strings() if self.grid else None,
             "seconds": round(self.seconds, 6),

@@ -1,0 +1,91 @@
+"""Better fills within the budget: raise the floor until the grid says no.
+
+The first fill is the fastest the search finds.  ``fill_best`` then bans
+every word scoring at or below that fill's weakest entry and fills again,
+and again, each time lifting the floor; it keeps the best fill found (the
+highest weakest entry, then the highest mean score) and stops when a floor
+proves unfillable or the budget is spent.  Each round is a complete search
+at its floor, so the last floor that failed is a real bound: no fill of
+this grid from this list has all entries above it (when that round was
+proven unfillable rather than out of time).
+"""
+
+from __future__ import annotations
+
+import time
+
+from .search import FILLED, UNFILLABLE, Filler, FillResult
+
+__all__ = ["fill_best"]
+
+
+def _better(a: FillResult, b: FillResult | None) -> bool:
+    if b is None:
+        return True
+    return (a.min_entry_score, a.score) > (b.min_entry_score, b.score)
+
+
+def fill_best(
+    grid, index, seed=0, timeout=10.0, max_nodes=None, improve_nodes=None, min_score=None, exclude=(), progress=None
+):
+    """The best fill found within ``timeout`` seconds.
+
+    Parameters
+    ----------
+    max_nodes : int, optional
+        Budget of the first fill, in words tried.
+    improve_nodes : int, optional
+        Budget of all the later, better fills together (None: until ``timeout``).
+
+    Returns
+    -------
+    FillResult
+        The best fill (``status`` filled) with ``rounds`` (fills made) and
+        ``bound`` (the first floor at which the grid proved unfillable, or
+        None) in ``extra``; or the first round's result when nothing filled.
+
+    Examples
+    --------
+    >>> from pipeline.fill.index import WordIndex
+    >>> from pipeline.model.grid import parse_grid
+    >>> idx = WordIndex({"AB": 10, "CD": 10, "AC": 10, "BD": 10, "XY": 90, "ZW": 90, "XZ": 90, "YW": 90})
+    >>> r = fill_best(parse_grid("..\\n.."), idx, timeout=5)
+    >>> r.min_entry_score, r.extra["rounds"]
+    (90, 2)
+    """
+    start = time.perf_counter()
+    deadline = start + timeout
+    nodes_left = max_nodes
+    floor = min_score
+    best = None
+    first = None
+    rounds = 0
+    bound = None
+    total_nodes = 0
+    while True:
+        left = deadline - time.perf_counter()
+        if left <= 0 or (nodes_left is not None and nodes_left <= 0):
+            break
+        result = Filler(grid, index, seed=seed + rounds, min_score=floor, exclude=exclude).fill(left, nodes_left)
+        rounds += 1
+        total_nodes += result.nodes
+        if nodes_left is not None and rounds > 1:
+            nodes_left -= result.nodes
+        first = first or result
+        if rounds == 1:
+            nodes_left = improve_nodes
+        if result.status != FILLED:
+            if result.status == UNFILLABLE and best is not None:
+                bound = floor
+            break
+        if _better(result, best):
+            best = result
+            if progress:
+                progress(f"round {rounds}: weakest entry {best.min_entry_score:g}, mean {best.score:.1f}")
+        # Ban every word as weak as this fill's weakest and fill again.
+        floor = result.min_entry_score + 1e-9
+    out = best or first
+    out.seconds = time.perf_counter() - start
+    out.nodes = total_nodes
+    out.extra = {"rounds": rounds, "bound": bound}
+    return out
