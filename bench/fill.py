@@ -626,7 +626,7 @@ def main() -> int:
         # 3. the 4x4 double word square count
         count = None
         if count_grid is not None:
-            log("counting 4x4 double word squares with `xw count` ...")
+            log("4x4 double word squares: trying `xw count` ...")
             count = run_count(count_grid, bench_list, work, args.count_timeout)
 
         report(args, results, count, list_desc, our_load, bsq)
@@ -702,7 +702,7 @@ def report(args, results, count, list_desc, our_load, bsq) -> None:
                     why = (
                         a.get("error")
                         or "; ".join(a.get("problems", []))
-                        or a["status"]
+                        or "search space exhausted: no fill exists"
                     )
                     print(
                         f"    {who} seed {a['seed']}: {a['status']}: {why.strip()[:160]}"
