@@ -1,9 +1,9 @@
 """Stage 5, the filler: put listed words in every slot of a grid.
 
 The engine is split by concern, like ingrid_core: ``index`` (the word list
-as bitsets), ``problem`` (slots and crossings), ``propagate`` (arc
-consistency and no word twice) and ``search`` (slot choice, value order,
-restarts).  ``batch`` runs it over a pattern file for the pipeline.
+as bitsets), ``problem`` (slots and crossings), the C kernel ``_kernel.c`` (arc
+consistency, no word twice, slot choice, value order, restarts) driven by
+``search``.  ``batch`` runs it over a pattern file for the pipeline.
 """
 
 from .index import WordIndex, load_index

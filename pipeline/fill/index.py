@@ -10,6 +10,7 @@ OR and popcount run in C, which is what makes a pure-Python filler fast.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import os
 import pickle
@@ -17,11 +18,12 @@ from pathlib import Path
 
 from ..model.fileio import write_bytes
 from ..model.wordlist import read_wordlist
+from ._kernel import Words
 
 __all__ = ["LengthIndex", "WordIndex", "load_index", "LETTERS"]
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_CACHE_VERSION = 1
+_CACHE_VERSION = 2
 
 
 class LengthIndex:
@@ -36,11 +38,13 @@ class LengthIndex:
         ``masks[pos][letter]``: the words with that letter (0-25) at ``pos``.
     codes : list of tuple of int
         ``codes[k][pos]`` is the letter bit ``1 << letter`` of word ``k``.
+    kernel : Words
+        The same words for the C search kernel.
     full : int
         All words.
     """
 
-    __slots__ = ("length", "words", "scores", "masks", "codes", "full", "position")
+    __slots__ = ("length", "words", "scores", "masks", "codes", "full", "position", "kernel")
 
     def __init__(self, length: int, scored: list[tuple[str, float]]):
         scored = sorted(scored, key=lambda ws: (-ws[1], ws[0]))
@@ -62,14 +66,31 @@ class LengthIndex:
         self.codes = codes
         self.masks = [[_bits(m) for m in per_pos] for per_pos in members]
         self.full = (1 << len(self.words)) - 1
+        self.kernel = _kernel_words(length, self.words)
+
+    def __getstate__(self):
+        # The kernel's copy is rebuilt when loaded, never pickled.
+        return {k: getattr(self, k) for k in self.__slots__ if k != "kernel"}
+
+    def __setstate__(self, state):
+        for k, v in state.items():
+            setattr(self, k, v)
+        self.kernel = _kernel_words(self.length, self.words)
 
     def __len__(self) -> int:
         return len(self.words)
 
-    def at_least(self, min_score: float) -> int:
-        """The words scoring ``min_score`` or more (a prefix, as they are sorted)."""
-        n = sum(1 for s in self.scores if s >= min_score)
-        return (1 << n) - 1
+    def count_at_least(self, min_score: float) -> int:
+        """How many words score ``min_score`` or more (a prefix, as they are sorted)."""
+        return bisect.bisect_left(self.scores, -min_score, key=lambda s: -s)
+
+
+def _kernel_words(length: int, words: list[str]) -> Words:
+    """The words as the C kernel's bitsets (``masks`` again, in C arrays)."""
+    return Words(length, "".join(words).encode("ascii").translate(_CODES))
+
+
+_CODES = bytes.maketrans(LETTERS.encode(), bytes(range(26)))
 
 
 def _bits(positions: list[int]) -> int:

@@ -14,15 +14,13 @@ slots that are really hard; the last run is always allowed to finish.
 
 from __future__ import annotations
 
-import random
 import time
-from math import log2
 from dataclasses import dataclass, field
 
 from ..model.grid import Grid
+from . import _kernel
 from .index import WordIndex
 from .problem import FillProblem
-from .propagate import Propagator
 
 __all__ = ["FillResult", "Filler", "FILLED", "UNFILLABLE", "TIMEOUT"]
 
@@ -32,12 +30,8 @@ TIMEOUT = "timeout"
 ALL_LETTERS = (1 << 26) - 1
 
 
-class _Abort(Exception):
-    pass
-
-
-class _Restart(Exception):
-    pass
+_STATUS = {0: FILLED, 1: UNFILLABLE, 2: TIMEOUT}
+_NO_LIMIT = (1 << 62)
 
 
 @dataclass
@@ -106,9 +100,9 @@ class Filler:
         allows 1.5 times more.
     look : int
         How many of the best-scored candidates the value choice compares by
-        the room they leave their crossings (0: take them in score order,
-        with a little randomness).  On the default patterns 16 needs about
-        half the nodes of 0 for nearly the same mean score.
+        the room they leave their crossings (1: take them in score order).
+        On the default patterns 16 needs about half the nodes of 1 for
+        nearly the same mean score.
 
     Examples
     --------
@@ -117,118 +111,35 @@ class Filler:
     >>> r = Filler(parse_grid("...\\n...\\n..."), idx, seed=1).fill(timeout=5)
     >>> r.status, sorted(r.words)
     ('filled', ['ARE', 'BAT', 'BOW', 'ORE', 'TED', 'WED'])
+
+    Notes
+    -----
+    The search runs in the C kernel (``_kernel.c``); this class builds its
+    arguments from the grid and the index and checks what comes back.
     """
 
     def __init__(self, grid: Grid, index: WordIndex, seed: int = 0, min_score=None, exclude=(), first_cutoff: int = 64, look: int = 16):
         self.problem = FillProblem(grid)
         self.index = index
-        self.rng = random.Random(seed)
-        self.prop = Propagator(self.problem, index)
+        self.seed = seed
         self.min_score = min_score
         self.exclude = set(exclude)
         self.first_cutoff = first_cutoff
-        self.look = look
-        self.nodes = self.fails = self.restarts = 0
+        self.look = max(1, look)
+        self.lidx = [index[n] for n in self.problem.lengths]
 
-    # -- state ------------------------------------------------------------
-    def _initial(self):
-        p, prop = self.problem, self.prop
-        dom = []
-        for s, li in enumerate(prop.lidx):
-            d = li.full if self.min_score is None else li.at_least(self.min_score)
-            for w in self.exclude:
-                k = li.position.get(w)
-                if k is not None:
-                    d &= ~(1 << k)
-            dom.append(d)
-        ncells = p.grid.rows * p.grid.cols
-        cset = [0] * ncells
+    def _arguments(self):
+        p = self.problem
+        cset = [0] * (p.grid.rows * p.grid.cols)
         for cell in p.owner:
             cset[cell] = ALL_LETTERS
         for cell, letter in p.given.items():
-            bit = 1 << (ord(letter) - 65)
-            cset[cell] = bit
-            for s, pos in p.owner.get(cell, ()):
-                dom[s] &= prop.lidx[s].masks[pos][ord(letter) - 65]
-        if any(d == 0 for d in dom) or p.orphans and any(c not in p.given for c in p.orphans):
-            return None
-        if not prop.run(dom, cset, list(range(len(dom)))):
-            return None
-        return dom, cset
-
-    # -- search -------------------------------------------------------------
-    def _choose(self, dom):
-        weight = self.prop.weight
-        best, best_key = -1, None
-        for s, d in enumerate(dom):
-            n = d.bit_count()
-            if n > 1:
-                key = n / (weight[s] + 1)
-                if best_key is None or key < best_key:
-                    best, best_key = s, key
-        return best
-
-    def _pick(self, d: int) -> int:
-        """One word of ``d``: mostly the best-scored, sometimes one of the next few."""
-        k = min(int(self.rng.expovariate(0.7)), 7)
-        x = d
-        while True:
-            low = x & -x
-            x ^= low
-            if not k or not x:
-                return low
-            k -= 1
-
-    def _pick_look(self, s: int, dom) -> int:
-        """Among the ``look`` best-scored words for ``s``, the one leaving its crossings most choice.
-
-        A word's room is the sum over its crossings of log2 of the crossing
-        slot's candidates that agree with its letter there (-1 if one has
-        none), plus up to one unit of seeded noise.
-        """
-        x = dom[s]
-        masks = self.prop.masks
-        cross = [(pos, t, masks[t][tp]) for pos, _cell, t, tp in self.problem.crossings[s] if t >= 0]
-        codes = self.prop.codes[s]
-        best_room, best = None, 0
-        for _ in range(self.look):
-            if not x:
-                break
-            v = x & -x
-            x ^= v
-            code = codes[v.bit_length() - 1]
-            room = self.rng.random()
-            for pos, t, mt in cross:
-                n = (dom[t] & mt[code[pos].bit_length() - 1]).bit_count()
-                if not n:
-                    room = -1.0
-                    break
-                room += log2(n)
-            if best_room is None or room > best_room:
-                best_room, best = room, v
-        return best
-
-    def _solve(self, dom, cset) -> bool:
-        prop = self.prop
-        while True:
-            s = self._choose(dom)
-            if s < 0:
-                self.solution = dom
-                return True
-            self.nodes += 1
-            if self.nodes > self.max_nodes or time.perf_counter() > self.deadline:
-                raise _Abort
-            v = self._pick_look(s, dom) if self.look else self._pick(dom[s])
-            d2, c2 = dom[:], cset[:]
-            d2[s] = v
-            if prop.run(d2, c2, [s]) and self._solve(d2, c2):
-                return True
-            self.fails += 1
-            if self.fails > self.cutoff:
-                raise _Restart
-            dom[s] &= ~v
-            if not prop.run(dom, cset, [s]):
-                return False
+            cset[cell] = 1 << (ord(letter) - 65)
+        limit, banned = [], []
+        for li in self.lidx:
+            limit.append(len(li) if self.min_score is None else li.count_at_least(self.min_score))
+            banned.append(sorted(li.position[w] for w in self.exclude if w in li.position))
+        return [li.kernel for li in self.lidx], [list(c) for c in p.cells], cset, limit, banned
 
     def fill(self, timeout: float = 10.0, max_nodes: int | None = None) -> FillResult:
         """Search for a fill within ``timeout`` seconds and ``max_nodes`` words tried.
@@ -237,48 +148,29 @@ class Filler:
         seed and budget give the same result on any machine at any load.
         """
         start = time.perf_counter()
-        self.deadline = start + timeout
-        self.max_nodes = max_nodes if max_nodes is not None else float("inf")
-        state = self._initial()
-        if state is None:
+        p = self.problem
+        if p.orphans and any(c not in p.given for c in p.orphans):
             return FillResult(UNFILLABLE, seconds=time.perf_counter() - start)
-        cutoff = float(self.first_cutoff)
-        while True:
-            dom, cset = state[0][:], state[1][:]
-            self.cutoff = self.fails + int(cutoff)
-            try:
-                found = self._solve(dom, cset)
-            except _Restart:
-                self.restarts += 1
-                cutoff *= 1.5
-                continue
-            except _Abort:
-                return self._result(TIMEOUT, start)
-            if not found:
-                return self._result(UNFILLABLE, start)
-            return self._result(FILLED, start, self.solution)
-
-    def _result(self, status, start, dom=None) -> FillResult:
-        r = FillResult(status, seconds=time.perf_counter() - start, nodes=self.nodes, fails=self.fails, restarts=self.restarts)
-        if dom is not None:
-            grid = self._grid_from(dom)
-            words = [grid.word(s) for s in self.problem.slots]
-            check_fill(grid, words, self.problem, self.index, self.exclude)
+        words, cells, cset, limit, banned = self._arguments()
+        budget = _NO_LIMIT if max_nodes is None else min(int(max_nodes), _NO_LIMIT)
+        status, chosen, nodes, fails, restarts = _kernel.solve(
+            words, cells, cset, limit, banned, self.seed % (1 << 64), budget, float(timeout), self.first_cutoff, self.look
+        )
+        r = FillResult(_STATUS[status], seconds=time.perf_counter() - start, nodes=nodes, fails=fails, restarts=restarts)
+        if chosen is not None:
+            cells_out = list(p.grid.cells)
+            for li, slot_cells, k in zip(self.lidx, p.cells, chosen):
+                for cell, ch in zip(slot_cells, li.words[k]):
+                    cells_out[cell] = ch
+            grid = Grid(p.grid.rows, p.grid.cols, cells_out)
+            words = [grid.word(s) for s in p.slots]
+            check_fill(grid, words, p, self.index, self.exclude)
             scores = [self.index.score(w) for w in words]
             r.grid = grid
             r.words = words
             r.score = sum(scores) / len(scores) if scores else None
             r.min_entry_score = min(scores) if scores else None
         return r
-
-    def _grid_from(self, dom) -> Grid:
-        g = self.problem.grid.copy()
-        cells = list(g.cells)
-        for s, d in enumerate(dom):
-            word = self.prop.lidx[s].words[d.bit_length() - 1]
-            for cell, ch in zip(self.problem.cells[s], word):
-                cells[cell] = ch
-        return Grid(g.rows, g.cols, cells)
 
 
 def check_fill(grid: Grid, words, problem: FillProblem, index: WordIndex, exclude=()) -> None:

@@ -1,0 +1,685 @@
+/* The filler's search kernel: propagation and search over word bitsets, in C.
+ *
+ * The same engine as described in pipeline/fill/search.py, moved out of the
+ * interpreter because its inner loop (which letters a slot's words still
+ * allow in each cell) is a few machine instructions per word and Python
+ * spends ~100x that per step.  Python keeps the model (grid, slots, word
+ * list, scores, exclusions, results and their checks); this file only sees
+ * numbers:
+ *
+ *   Words(length, letters)      one length of the list, best score first;
+ *                               letters is bytes, n * length codes 0-25.
+ *                               Builds masks[pos][letter] as bitsets.
+ *   solve(words, cells, cset, limit, banned, seed, max_nodes, timeout,
+ *         first_cutoff, look)
+ *       words   list per slot of the Words for its length
+ *       cells   list per slot of the tuple of its cell numbers
+ *       cset    list per cell of the 26-bit set of letters it may take
+ *       limit   list per slot: words 0..limit-1 are allowed (score floor)
+ *       banned  list per slot of word numbers it may not take
+ *       -> (status, words per slot or None, nodes, fails, restarts)
+ *       status: 0 filled, 1 unfillable (search space exhausted),
+ *               2 out of nodes or time.
+ *
+ * State: per slot a bitset of candidate words with the range [lo, hi) of
+ * 64-bit words outside which it is zero (domains shrink fast, so scans stay
+ * short), its popcount, and per cell a 26-bit letter set.  Invariant: each
+ * candidate of a slot has at each position a letter allowed in that cell.
+ * Changes are trailed per decision level and undone on backtrack.
+ *
+ * Propagation is AC-3 between slots sharing a cell, plus "no word twice":
+ * a slot down to one word takes it away from every other slot of its
+ * length.  Search: the unassigned slot with the fewest candidates per
+ * failure weight (dom/wdeg); among its `look` best-scored candidates the
+ * one leaving its crossings the most room (sum of log2 of the crossing
+ * candidates that agree), plus seeded noise below one unit; two-way
+ * branching (take the word / remove it), so a run that ends without a fill
+ * has exhausted the space.  Runs restart after first_cutoff * 1.5^k
+ * failures, keeping the weights.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef uint64_t u64;
+#define ALL26 ((1u << 26) - 1)
+
+/* ------------------------------------------------------------------ Words */
+
+typedef struct {
+    PyObject_HEAD
+    int length;
+    int n;          /* words */
+    int nw;         /* 64-bit words per bitset */
+    uint8_t *letters; /* n * length */
+    u64 *masks;     /* [pos][letter][nw] */
+} WordsObject;
+
+static void Words_dealloc(WordsObject *self) {
+    free(self->letters);
+    free(self->masks);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int Words_init(WordsObject *self, PyObject *args, PyObject *kw) {
+    int length;
+    Py_buffer buf;
+    if (!PyArg_ParseTuple(args, "iy*", &length, &buf)) return -1;
+    if (length <= 0 || buf.len % length) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_ValueError, "letters must hold whole words");
+        return -1;
+    }
+    int n = (int)(buf.len / length);
+    int nw = (n + 63) / 64;
+    if (nw == 0) nw = 1;
+    self->length = length;
+    self->n = n;
+    self->nw = nw;
+    self->letters = malloc(buf.len ? buf.len : 1);
+    self->masks = calloc((size_t)length * 26 * nw, sizeof(u64));
+    if (!self->letters || !self->masks) {
+        PyBuffer_Release(&buf);
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(self->letters, buf.buf, buf.len);
+    PyBuffer_Release(&buf);
+    for (int k = 0; k < n; k++) {
+        for (int p = 0; p < length; p++) {
+            int c = self->letters[(size_t)k * length + p];
+            if (c > 25) {
+                PyErr_SetString(PyExc_ValueError, "letter codes are 0-25");
+                return -1;
+            }
+            self->masks[((size_t)p * 26 + c) * nw + (k >> 6)] |= (u64)1 << (k & 63);
+        }
+    }
+    return 0;
+}
+
+static PyTypeObject WordsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "pipeline.fill._kernel.Words",
+    .tp_basicsize = sizeof(WordsObject),
+    .tp_dealloc = (destructor)Words_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One length of a word list as bitsets: Words(length, letters)",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Words_init,
+};
+
+/* ------------------------------------------------------------------ State */
+
+typedef struct {
+    int s;      /* slot */
+    int lo, hi, count;
+    size_t off; /* into trail_bits */
+} Saved;
+
+typedef struct {
+    int nslots, ncells;
+    /* per slot */
+    WordsObject **W;
+    int *len;
+    int **cell;      /* cell[s][pos] */
+    int **cross;     /* crossing slot at pos, -1 none */
+    int **crosspos;
+    int **same;      /* other slots of the same length, -1 terminated */
+    u64 **dom;
+    int *lo, *hi, *count;
+    double *weight;
+    int *stamp;      /* level at which dom[s] was last saved */
+    /* per cell */
+    uint32_t *cset;
+    /* trail */
+    Saved *saved;
+    size_t nsaved, capsaved;
+    u64 *bits;
+    size_t nbits, capbits;
+    uint32_t *cset_stack;  /* ncells per level */
+    size_t *level_saved;   /* nsaved at level start */
+    int level, maxlevel;
+    int stampgen;
+    /* queue */
+    int *queue, qn;
+    char *queued;
+    /* search */
+    u64 rng;
+    long long nodes, fails, restarts, max_nodes, cutoff;
+    double deadline;
+    int look;
+    int alloc_failed;
+} State;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static u64 next_rand(State *st) { /* splitmix64: the same on every machine */
+    u64 z = (st->rng += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static double rand01(State *st) { return (next_rand(st) >> 11) * (1.0 / 9007199254740992.0); }
+
+static inline u64 *mask(WordsObject *w, int pos, int letter) {
+    return w->masks + ((size_t)pos * 26 + letter) * w->nw;
+}
+
+/* Save dom[s] once per level before it changes. */
+static int save(State *st, int s) {
+    if (st->stamp[s] == st->stampgen) return 0;
+    st->stamp[s] = st->stampgen;
+    int n = st->hi[s] - st->lo[s];
+    if (st->nsaved == st->capsaved) {
+        size_t cap = st->capsaved * 2 + 64;
+        Saved *p = realloc(st->saved, cap * sizeof(Saved));
+        if (!p) return -1;
+        st->saved = p;
+        st->capsaved = cap;
+    }
+    if (st->nbits + n > st->capbits) {
+        size_t cap = (st->capbits + n) * 2 + 1024;
+        u64 *p = realloc(st->bits, cap * sizeof(u64));
+        if (!p) return -1;
+        st->bits = p;
+        st->capbits = cap;
+    }
+    Saved *sv = &st->saved[st->nsaved++];
+    sv->s = s;
+    sv->lo = st->lo[s];
+    sv->hi = st->hi[s];
+    sv->count = st->count[s];
+    sv->off = st->nbits;
+    if (n > 0) memcpy(st->bits + st->nbits, st->dom[s] + st->lo[s], n * sizeof(u64));
+    st->nbits += n;
+    return 0;
+}
+
+static void push_level(State *st) {
+    st->level_saved[st->level] = st->nsaved;
+    memcpy(st->cset_stack + (size_t)st->level * st->ncells, st->cset, st->ncells * sizeof(uint32_t));
+    st->level++;
+    st->stampgen++;
+}
+
+static void pop_level(State *st) {
+    st->level--;
+    size_t start = st->level_saved[st->level];
+    while (st->nsaved > start) {
+        Saved *sv = &st->saved[--st->nsaved];
+        int s = sv->s;
+        /* Domains only shrink: outside the saved range they were zero. */
+        memcpy(st->dom[s] + sv->lo, st->bits + sv->off, (sv->hi - sv->lo) * sizeof(u64));
+        st->nbits = sv->off;
+        st->lo[s] = sv->lo;
+        st->hi[s] = sv->hi;
+        st->count[s] = sv->count;
+    }
+    memcpy(st->cset, st->cset_stack + (size_t)st->level * st->ncells, st->ncells * sizeof(uint32_t));
+    st->stampgen++; /* saves at the parent level start afresh */
+}
+
+static void tighten(State *st, int s) {
+    u64 *d = st->dom[s];
+    int lo = st->lo[s], hi = st->hi[s];
+    while (lo < hi && !d[lo]) lo++;
+    while (hi > lo && !d[hi - 1]) hi--;
+    st->lo[s] = lo;
+    st->hi[s] = hi;
+}
+
+static void enqueue(State *st, int s) {
+    if (!st->queued[s]) {
+        st->queued[s] = 1;
+        st->queue[st->qn++] = s;
+    }
+}
+
+/* dom[t] keeps the words whose letter at tp is in `allowed`.  -1 on a
+ * wipe-out, 1 if it changed, 0 if not. */
+static int narrow(State *st, int t, int tp, uint32_t allowed, uint32_t removed) {
+    WordsObject *w = st->W[t];
+    u64 *d = st->dom[t];
+    int lo = st->lo[t], hi = st->hi[t];
+    const u64 *m[26];
+    int nm = 0, keep = __builtin_popcount(allowed) <= __builtin_popcount(removed);
+    uint32_t x = keep ? allowed : removed;
+    while (x) {
+        int l = __builtin_ctz(x);
+        x &= x - 1;
+        m[nm++] = mask(w, tp, l);
+    }
+    /* Saved at the first change, before any word of d is written. */
+    int count = 0, changed = 0;
+    for (int i = lo; i < hi; i++) {
+        u64 acc = 0;
+        for (int j = 0; j < nm; j++) acc |= m[j][i];
+        u64 v = keep ? (d[i] & acc) : (d[i] & ~acc);
+        if (v != d[i]) {
+            if (!changed && save(st, t) < 0) return -2;
+            changed = 1;
+            d[i] = v;
+        }
+        count += __builtin_popcountll(v);
+    }
+    if (!changed) return 0;
+    st->count[t] = count;
+    if (!count) return -1;
+    tighten(st, t);
+    return 1;
+}
+
+/* Remove word k from slot u (no word twice). */
+static int remove_word(State *st, int u, int k) {
+    u64 *d = st->dom[u];
+    int i = k >> 6;
+    u64 b = (u64)1 << (k & 63);
+    if (i < st->lo[u] || i >= st->hi[u] || !(d[i] & b)) return 0;
+    if (save(st, u) < 0) return -2;
+    d[i] &= ~b;
+    if (--st->count[u] == 0) return -1;
+    tighten(st, u);
+    return 1;
+}
+
+static int first_word(State *st, int s) {
+    u64 *d = st->dom[s];
+    for (int i = st->lo[s]; i < st->hi[s]; i++)
+        if (d[i]) return i * 64 + __builtin_ctzll(d[i]);
+    return -1;
+}
+
+/* AC-3 from the queued slots.  1 consistent, 0 wipe-out, -2 no memory. */
+static int propagate(State *st) {
+    uint32_t sup[64];
+    while (st->qn) {
+        int s = st->queue[--st->qn];
+        st->queued[s] = 0;
+        int n = st->count[s];
+        if (!n) {
+            st->weight[s] += 1;
+            goto fail;
+        }
+        WordsObject *w = st->W[s];
+        int L = st->len[s];
+        u64 *d = st->dom[s];
+        int lo = st->lo[s], hi = st->hi[s];
+        int by_words = n <= 13 * (hi - lo) + 16;
+        if (by_words) {
+            for (int p = 0; p < L; p++) sup[p] = 0;
+            for (int i = lo; i < hi; i++) {
+                u64 x = d[i];
+                while (x) {
+                    int k = i * 64 + __builtin_ctzll(x);
+                    x &= x - 1;
+                    const uint8_t *code = w->letters + (size_t)k * L;
+                    for (int p = 0; p < L; p++) sup[p] |= 1u << code[p];
+                }
+            }
+        }
+        for (int p = 0; p < L; p++) {
+            int cell = st->cell[s][p];
+            uint32_t cs = st->cset[cell], nw;
+            if (by_words) {
+                nw = sup[p] & cs;
+            } else {
+                if (!(cs & (cs - 1))) continue; /* one letter, which d has */
+                nw = 0;
+                uint32_t x = cs;
+                while (x) {
+                    int l = __builtin_ctz(x);
+                    x &= x - 1;
+                    const u64 *m = mask(w, p, l);
+                    for (int i = lo; i < hi; i++)
+                        if (d[i] & m[i]) {
+                            nw |= 1u << l;
+                            break;
+                        }
+                }
+            }
+            if (nw == cs) continue;
+            if (!nw) {
+                st->weight[s] += 1;
+                goto fail;
+            }
+            st->cset[cell] = nw;
+            int t = st->cross[s][p];
+            if (t < 0) continue;
+            int r = narrow(st, t, st->crosspos[s][p], nw, cs & ~nw);
+            if (r == -2) return -2;
+            if (r < 0) {
+                st->weight[t] += 1;
+                goto fail;
+            }
+            if (r > 0) enqueue(st, t);
+        }
+        if (n == 1) {
+            int k = first_word(st, s);
+            for (int *u = st->same[s]; *u >= 0; u++) {
+                int r = remove_word(st, *u, k);
+                if (r == -2) return -2;
+                if (r < 0) {
+                    st->weight[*u] += 1;
+                    goto fail;
+                }
+                if (r > 0) enqueue(st, *u);
+            }
+        }
+    }
+    return 1;
+fail:
+    while (st->qn) st->queued[st->queue[--st->qn]] = 0;
+    return 0;
+}
+
+static int choose(State *st) {
+    int best = -1;
+    double bk = 0;
+    for (int s = 0; s < st->nslots; s++) {
+        int n = st->count[s];
+        if (n > 1) {
+            double key = n / (st->weight[s] + 1.0);
+            if (best < 0 || key < bk) {
+                best = s;
+                bk = key;
+            }
+        }
+    }
+    return best;
+}
+
+static int agree(State *st, int t, int tp, int letter) {
+    WordsObject *w = st->W[t];
+    const u64 *m = mask(w, tp, letter), *d = st->dom[t];
+    int c = 0;
+    for (int i = st->lo[t]; i < st->hi[t]; i++) c += __builtin_popcountll(d[i] & m[i]);
+    return c;
+}
+
+static int pick(State *st, int s) {
+    WordsObject *w = st->W[s];
+    int L = st->len[s];
+    u64 *d = st->dom[s];
+    int best = -1, seen = 0;
+    double best_room = 0;
+    for (int i = st->lo[s]; i < st->hi[s] && seen < st->look; i++) {
+        u64 x = d[i];
+        while (x && seen < st->look) {
+            int k = i * 64 + __builtin_ctzll(x);
+            x &= x - 1;
+            seen++;
+            const uint8_t *code = w->letters + (size_t)k * L;
+            double room = rand01(st);
+            for (int p = 0; p < L; p++) {
+                int t = st->cross[s][p];
+                if (t < 0) continue;
+                int c = agree(st, t, st->crosspos[s][p], code[p]);
+                if (!c) {
+                    room = -1.0;
+                    break;
+                }
+                room += log2((double)c);
+            }
+            if (best < 0 || room > best_room) {
+                best = k;
+                best_room = room;
+            }
+        }
+    }
+    return best;
+}
+
+enum { FOUND = 1, FAILED = 0, ABORT = -1, RESTART = -2, NOMEM = -3 };
+
+static int solve(State *st) {
+    for (;;) {
+        int s = choose(st);
+        if (s < 0) return FOUND;
+        st->nodes++;
+        if (st->nodes > st->max_nodes) return ABORT;
+        if ((st->nodes & 63) == 0 && now() > st->deadline) return ABORT;
+        int k = pick(st, s);
+        /* Take the word. */
+        push_level(st);
+        u64 *d = st->dom[s];
+        if (save(st, s) < 0) return NOMEM;
+        memset(d + st->lo[s], 0, (st->hi[s] - st->lo[s]) * sizeof(u64));
+        d[k >> 6] = (u64)1 << (k & 63);
+        st->lo[s] = k >> 6;
+        st->hi[s] = (k >> 6) + 1;
+        st->count[s] = 1;
+        enqueue(st, s);
+        int r = propagate(st);
+        if (r == -2) return NOMEM;
+        if (r) {
+            r = solve(st);
+            if (r != FAILED) return r;
+        }
+        pop_level(st);
+        st->fails++;
+        if (st->fails > st->cutoff) return RESTART;
+        /* Or not. */
+        r = remove_word(st, s, k);
+        if (r == -2) return NOMEM;
+        if (r < 0) return FAILED;
+        enqueue(st, s);
+        r = propagate(st);
+        if (r == -2) return NOMEM;
+        if (!r) return FAILED;
+    }
+}
+
+/* ------------------------------------------------------------------ glue */
+
+static void free_state(State *st) {
+    for (int s = 0; s < st->nslots; s++) {
+        if (st->cell) free(st->cell[s]);
+        if (st->cross) free(st->cross[s]);
+        if (st->crosspos) free(st->crosspos[s]);
+        if (st->same) free(st->same[s]);
+        if (st->dom) free(st->dom[s]);
+    }
+    free(st->W); free(st->len); free(st->cell); free(st->cross); free(st->crosspos);
+    free(st->same); free(st->dom); free(st->lo); free(st->hi); free(st->count);
+    free(st->weight); free(st->stamp); free(st->cset); free(st->saved); free(st->bits);
+    free(st->cset_stack); free(st->level_saved); free(st->queue); free(st->queued);
+}
+
+#define CALLOC(p, n) do { (p) = calloc((n) ? (n) : 1, sizeof(*(p))); if (!(p)) goto nomem; } while (0)
+
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    PyObject *words, *cells, *cset, *limit, *banned;
+    unsigned long long seed;
+    long long max_nodes, first_cutoff;
+    double timeout;
+    int look;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!KLdLi", &PyList_Type, &words, &PyList_Type, &cells, &PyList_Type, &cset,
+                          &PyList_Type, &limit, &PyList_Type, &banned, &seed, &max_nodes, &timeout, &first_cutoff,
+                          &look))
+        return NULL;
+    State st;
+    memset(&st, 0, sizeof st);
+    int ns = (int)PyList_GET_SIZE(words), nc = (int)PyList_GET_SIZE(cset);
+    if (PyList_GET_SIZE(cells) != ns || PyList_GET_SIZE(limit) != ns || PyList_GET_SIZE(banned) != ns) {
+        PyErr_SetString(PyExc_ValueError, "words, cells, limit and banned need one item per slot");
+        return NULL;
+    }
+    st.nslots = ns;
+    st.ncells = nc;
+    CALLOC(st.W, ns); CALLOC(st.len, ns); CALLOC(st.cell, ns); CALLOC(st.cross, ns); CALLOC(st.crosspos, ns);
+    CALLOC(st.same, ns); CALLOC(st.dom, ns); CALLOC(st.lo, ns); CALLOC(st.hi, ns); CALLOC(st.count, ns);
+    CALLOC(st.weight, ns); CALLOC(st.stamp, ns); CALLOC(st.cset, nc); CALLOC(st.queue, ns); CALLOC(st.queued, ns);
+    CALLOC(st.level_saved, ns + 4);
+    CALLOC(st.cset_stack, (size_t)(ns + 4) * nc);
+    for (int c = 0; c < nc; c++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyList_GET_ITEM(cset, c));
+        if (PyErr_Occurred()) goto error;
+        st.cset[c] = (uint32_t)(v & ALL26);
+    }
+    /* owners of each cell: at most two slots */
+    int *own = malloc(sizeof(int) * 4 * (nc ? nc : 1));
+    if (!own) goto nomem;
+    for (int c = 0; c < 4 * nc; c++) own[c] = -1;
+    for (int s = 0; s < ns; s++) {
+        PyObject *w = PyList_GET_ITEM(words, s);
+        if (!PyObject_TypeCheck(w, &WordsType)) {
+            free(own);
+            PyErr_SetString(PyExc_TypeError, "words must be Words objects");
+            goto error;
+        }
+        st.W[s] = (WordsObject *)w;
+        PyObject *cs = PySequence_Fast(PyList_GET_ITEM(cells, s), "cells must be sequences");
+        if (!cs) { free(own); goto error; }
+        int L = (int)PySequence_Fast_GET_SIZE(cs);
+        if (L != st.W[s]->length || L > 64) {
+            Py_DECREF(cs);
+            free(own);
+            PyErr_SetString(PyExc_ValueError, "a slot's cells and its words differ in length");
+            goto error;
+        }
+        st.len[s] = L;
+        st.cell[s] = malloc(sizeof(int) * L);
+        st.cross[s] = malloc(sizeof(int) * L);
+        st.crosspos[s] = malloc(sizeof(int) * L);
+        if (!st.cell[s] || !st.cross[s] || !st.crosspos[s]) { Py_DECREF(cs); free(own); goto nomem; }
+        for (int p = 0; p < L; p++) {
+            long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(cs, p));
+            if (c < 0 || c >= nc) {
+                Py_DECREF(cs);
+                free(own);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "cell number out of range");
+                goto error;
+            }
+            st.cell[s][p] = (int)c;
+            if (own[4 * c] < 0) { own[4 * c] = s; own[4 * c + 1] = p; }
+            else { own[4 * c + 2] = s; own[4 * c + 3] = p; }
+        }
+        Py_DECREF(cs);
+    }
+    for (int s = 0; s < ns; s++) {
+        for (int p = 0; p < st.len[s]; p++) {
+            int c = st.cell[s][p];
+            if (own[4 * c] == s && own[4 * c + 1] == p) { st.cross[s][p] = own[4 * c + 2]; st.crosspos[s][p] = own[4 * c + 3]; }
+            else { st.cross[s][p] = own[4 * c]; st.crosspos[s][p] = own[4 * c + 1]; }
+        }
+        int m = 0;
+        st.same[s] = malloc(sizeof(int) * (ns + 1));
+        if (!st.same[s]) { free(own); goto nomem; }
+        for (int u = 0; u < ns; u++)
+            if (u != s && st.W[u] == st.W[s]) st.same[s][m++] = u;
+        st.same[s][m] = -1;
+    }
+    free(own);
+    /* initial domains: the allowed prefix, minus banned words, minus words
+     * with a letter their cell does not allow */
+    for (int s = 0; s < ns; s++) {
+        WordsObject *w = st.W[s];
+        long lim = PyLong_AsLong(PyList_GET_ITEM(limit, s));
+        if (PyErr_Occurred()) goto error;
+        if (lim > w->n) lim = w->n;
+        if (lim < 0) lim = 0;
+        CALLOC(st.dom[s], w->nw);
+        for (long k = 0; k < lim; k++) st.dom[s][k >> 6] |= (u64)1 << (k & 63);
+        PyObject *b = PySequence_Fast(PyList_GET_ITEM(banned, s), "banned must be sequences");
+        if (!b) goto error;
+        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(b); j++) {
+            long k = PyLong_AsLong(PySequence_Fast_GET_ITEM(b, j));
+            if (k >= 0 && k < w->n) st.dom[s][k >> 6] &= ~((u64)1 << (k & 63));
+        }
+        Py_DECREF(b);
+        if (PyErr_Occurred()) goto error;
+        st.lo[s] = 0;
+        st.hi[s] = w->nw;
+        int count = 0;
+        for (int p = 0; p < st.len[s]; p++) {
+            uint32_t cs = st.cset[st.cell[s][p]];
+            if (cs == ALL26) continue;
+            for (int i = 0; i < w->nw; i++) {
+                u64 acc = 0;
+                for (int l = 0; l < 26; l++)
+                    if (cs >> l & 1) acc |= mask(w, p, l)[i];
+                st.dom[s][i] &= acc;
+            }
+        }
+        for (int i = 0; i < w->nw; i++) count += __builtin_popcountll(st.dom[s][i]);
+        st.count[s] = count;
+        tighten(&st, s);
+    }
+    st.rng = seed;
+    st.max_nodes = max_nodes;
+    st.look = look;
+    st.deadline = now() + timeout;
+    int status, r;
+    Py_BEGIN_ALLOW_THREADS
+    /* level 0 holds the root state, so every run starts from it */
+    for (int s = 0; s < ns; s++) enqueue(&st, s);
+    push_level(&st);
+    r = propagate(&st);
+    if (r == -2) status = -3;
+    else if (!r) status = 1;
+    else {
+        double cutoff = (double)first_cutoff;
+        for (;;) {
+            st.cutoff = st.fails + (long long)cutoff;
+            push_level(&st);
+            r = solve(&st);
+            if (r == FOUND) { status = 0; break; }
+            if (r == FAILED) { status = 1; break; }
+            if (r == ABORT) { status = 2; break; }
+            if (r == NOMEM) { status = -3; break; }
+            while (st.level > 1) pop_level(&st);
+            st.restarts++;
+            cutoff *= 1.5;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (status == -3) goto nomem;
+    PyObject *sol = Py_None;
+    if (status == 0) {
+        sol = PyList_New(ns);
+        if (!sol) goto error;
+        for (int s = 0; s < ns; s++) PyList_SET_ITEM(sol, s, PyLong_FromLong(first_word(&st, s)));
+    } else {
+        Py_INCREF(sol);
+    }
+    PyObject *out = Py_BuildValue("(iNLLL)", status, sol, st.nodes, st.fails, st.restarts);
+    free_state(&st);
+    return out;
+nomem:
+    PyErr_NoMemory();
+error:
+    free_state(&st);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"solve", py_solve, METH_VARARGS,
+     "solve(words, cells, cset, limit, banned, seed, max_nodes, timeout, first_cutoff, look)\n"
+     "-> (status, words per slot or None, nodes, fails, restarts); status 0 filled, 1 unfillable, 2 out of budget"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel", "The filler's search kernel.", -1, methods};
+
+PyMODINIT_FUNC PyInit__kernel(void) {
+    if (PyType_Ready(&WordsType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&WordsType);
+    if (PyModule_AddObject(m, "Words", (PyObject *)&WordsType) < 0) {
+        Py_DECREF(&WordsType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
