@@ -29,7 +29,12 @@
  *
  * Propagation is AC-3 between slots sharing a cell, plus "no word twice":
  * a slot down to one word takes it away from every other slot of its
- * length.  Search: the unassigned slot with the fewest candidates per
+ * length.  A slot's support (the letters its candidates allow in each
+ * cell) comes from per-(position, letter) counts kept as words leave,
+ * counting down the removed or up the kept, whichever is fewer; a slot
+ * with more than EXACT_MAX candidates skips the counts and supports every
+ * letter (weaker pruning, much cheaper), so arc consistency is exact for
+ * the slots that matter and a fill is always consistent.  Search: the unassigned slot with the fewest candidates per
  * failure weight (dom/wdeg); among its `look` best-scored candidates the
  * one leaving its crossings the most room (sum of log2 of the crossing
  * candidates that agree), plus seeded noise below one unit; two-way
@@ -47,6 +52,10 @@
 
 typedef uint64_t u64;
 #define ALL26 ((1u << 26) - 1)
+/* Slots with more candidates than this keep no letter counts (see refresh):
+ * on the benchmark grids 1000 needs about a third of the instructions of
+ * counting everything, and about as many nodes. */
+#define EXACT_MAX 1000
 
 /* ------------------------------------------------------------------ Words */
 
@@ -117,8 +126,9 @@ static PyTypeObject WordsType = {
 
 typedef struct {
     int s;      /* slot */
-    int lo, hi, count;
-    size_t off; /* into trail_bits */
+    int lo, hi, count, exact;
+    size_t off;  /* into bits */
+    size_t coff; /* into counts: cnt then sm */
 } Saved;
 
 typedef struct {
@@ -132,6 +142,11 @@ typedef struct {
     int **same;      /* other slots of the same length, -1 terminated */
     u64 **dom;
     int *lo, *hi, *count;
+    int32_t **cnt;   /* cnt[s][pos * 26 + letter]: candidates with letter at pos */
+    uint32_t **sm;   /* sm[s][pos]: letters with cnt > 0 (the slot's support) */
+    char *exact;     /* cnt and sm kept (else sm is every letter) */
+    int exact_max;   /* slots with more candidates than this are not counted */
+    u64 *scratch;    /* words removed by one narrowing */
     double *weight;
     int *stamp;      /* level at which dom[s] was last saved */
     /* per cell */
@@ -141,6 +156,8 @@ typedef struct {
     size_t nsaved, capsaved;
     u64 *bits;
     size_t nbits, capbits;
+    int32_t *counts;
+    size_t ncounts, capcounts;
     uint32_t *cset_stack;  /* ncells per level */
     size_t *level_saved;   /* nsaved at level start */
     int level, maxlevel;
@@ -194,11 +211,24 @@ static int save(State *st, int s) {
         st->bits = p;
         st->capbits = cap;
     }
+    size_t nc = (size_t)st->len[s] * 27;
+    if (st->ncounts + nc > st->capcounts) {
+        size_t cap = (st->capcounts + nc) * 2 + 1024;
+        int32_t *p = realloc(st->counts, cap * sizeof(int32_t));
+        if (!p) return -1;
+        st->counts = p;
+        st->capcounts = cap;
+    }
+    memcpy(st->counts + st->ncounts, st->cnt[s], st->len[s] * 26 * sizeof(int32_t));
+    memcpy(st->counts + st->ncounts + st->len[s] * 26, st->sm[s], st->len[s] * sizeof(uint32_t));
     Saved *sv = &st->saved[st->nsaved++];
+    sv->coff = st->ncounts;
+    st->ncounts += nc;
     sv->s = s;
     sv->lo = st->lo[s];
     sv->hi = st->hi[s];
     sv->count = st->count[s];
+    sv->exact = st->exact[s];
     sv->off = st->nbits;
     if (n > 0) memcpy(st->bits + st->nbits, st->dom[s] + st->lo[s], n * sizeof(u64));
     st->nbits += n;
@@ -221,9 +251,13 @@ static void pop_level(State *st) {
         /* Domains only shrink: outside the saved range they were zero. */
         memcpy(st->dom[s] + sv->lo, st->bits + sv->off, (sv->hi - sv->lo) * sizeof(u64));
         st->nbits = sv->off;
+        memcpy(st->cnt[s], st->counts + sv->coff, st->len[s] * 26 * sizeof(int32_t));
+        memcpy(st->sm[s], st->counts + sv->coff + st->len[s] * 26, st->len[s] * sizeof(uint32_t));
+        st->ncounts = sv->coff;
         st->lo[s] = sv->lo;
         st->hi[s] = sv->hi;
         st->count[s] = sv->count;
+        st->exact[s] = (char)sv->exact;
     }
     memcpy(st->cset, st->cset_stack + (size_t)st->level * st->ncells, st->ncells * sizeof(uint32_t));
     st->stampgen++; /* saves at the parent level start afresh */
@@ -245,37 +279,97 @@ static void enqueue(State *st, int s) {
     }
 }
 
+/* cnt[s] and sm[s] from scratch, from the words of dom[s]. */
+static void recount(State *st, int s) {
+    int L = st->len[s];
+    int32_t *c = st->cnt[s];
+    const uint8_t *letters = st->W[s]->letters;
+    u64 *d = st->dom[s];
+    memset(c, 0, L * 26 * sizeof(int32_t));
+    for (int i = st->lo[s]; i < st->hi[s]; i++) {
+        u64 x = d[i];
+        while (x) {
+            const uint8_t *code = letters + (size_t)(i * 64 + __builtin_ctzll(x)) * L;
+            x &= x - 1;
+            for (int p = 0; p < L; p++) c[p * 26 + code[p]]++;
+        }
+    }
+    for (int p = 0; p < L; p++) {
+        uint32_t m = 0;
+        for (int l = 0; l < 26; l++)
+            if (c[p * 26 + l]) m |= 1u << l;
+        st->sm[s][p] = m;
+    }
+}
+
+/* Counted if small enough, else every letter counts as supported: keeping
+ * exact letter counts for tens of thousands of candidates costs more than
+ * the pruning it buys, and small domains (singletons above all) are always
+ * exact, which is what a fill's consistency rests on. */
+static void refresh(State *st, int s) {
+    if (st->count[s] <= st->exact_max) {
+        st->exact[s] = 1;
+        recount(st, s);
+    } else {
+        st->exact[s] = 0;
+        for (int p = 0; p < st->len[s]; p++) st->sm[s][p] = ALL26;
+    }
+}
+
+/* Take the words of rem[lo..hi) out of cnt[s] and sm[s]. */
+static void uncount(State *st, int s, const u64 *rem, int lo, int hi) {
+    int L = st->len[s];
+    int32_t *c = st->cnt[s];
+    uint32_t *sm = st->sm[s];
+    const uint8_t *letters = st->W[s]->letters;
+    for (int i = lo; i < hi; i++) {
+        u64 x = rem[i];
+        while (x) {
+            const uint8_t *code = letters + (size_t)(i * 64 + __builtin_ctzll(x)) * L;
+            x &= x - 1;
+            for (int p = 0; p < L; p++)
+                if (--c[p * 26 + code[p]] == 0) sm[p] &= ~(1u << code[p]);
+        }
+    }
+}
+
 /* dom[t] keeps the words whose letter at tp is in `allowed`.  -1 on a
  * wipe-out, 1 if it changed, 0 if not. */
-static int narrow(State *st, int t, int tp, uint32_t allowed, uint32_t removed) {
+static int narrow(State *st, int t, int tp, uint32_t allowed, uint32_t lost) {
     WordsObject *w = st->W[t];
     u64 *d = st->dom[t];
     int lo = st->lo[t], hi = st->hi[t];
     const u64 *m[26];
-    int nm = 0, keep = __builtin_popcount(allowed) <= __builtin_popcount(removed);
-    uint32_t x = keep ? allowed : removed;
+    int nm = 0, keep = __builtin_popcount(allowed) <= __builtin_popcount(lost);
+    uint32_t x = keep ? allowed : lost;
     while (x) {
         int l = __builtin_ctz(x);
         x &= x - 1;
         m[nm++] = mask(w, tp, l);
     }
     /* Saved at the first change, before any word of d is written. */
-    int count = 0, changed = 0;
+    int count = 0, removed = 0, changed = 0;
+    u64 *rem = st->scratch;
     for (int i = lo; i < hi; i++) {
         u64 acc = 0;
         for (int j = 0; j < nm; j++) acc |= m[j][i];
         u64 v = keep ? (d[i] & acc) : (d[i] & ~acc);
-        if (v != d[i]) {
+        rem[i] = d[i] & ~v;
+        if (rem[i]) {
             if (!changed && save(st, t) < 0) return -2;
             changed = 1;
             d[i] = v;
+            removed += __builtin_popcountll(rem[i]);
         }
         count += __builtin_popcountll(v);
     }
     if (!changed) return 0;
     st->count[t] = count;
     if (!count) return -1;
+    /* Count down the removed words or count up the kept: whichever is fewer. */
+    if (st->exact[t] && removed <= count) uncount(st, t, rem, lo, hi);
     tighten(st, t);
+    if (!st->exact[t] || removed > count) refresh(st, t);
     return 1;
 }
 
@@ -289,6 +383,14 @@ static int remove_word(State *st, int u, int k) {
     d[i] &= ~b;
     if (--st->count[u] == 0) return -1;
     tighten(st, u);
+    if (!st->exact[u]) {
+        refresh(st, u);
+        return 1;
+    }
+    int L = st->len[u];
+    const uint8_t *code = st->W[u]->letters + (size_t)k * L;
+    for (int p = 0; p < L; p++)
+        if (--st->cnt[u][p * 26 + code[p]] == 0) st->sm[u][p] &= ~(1u << code[p]);
     return 1;
 }
 
@@ -299,9 +401,10 @@ static int first_word(State *st, int s) {
     return -1;
 }
 
-/* AC-3 from the queued slots.  1 consistent, 0 wipe-out, -2 no memory. */
+/* AC-3 from the queued slots: each cell keeps the letters both its slots
+ * still support, and a slot narrowed by a crossing is revised in turn.
+ * 1 consistent, 0 wipe-out, -2 no memory. */
 static int propagate(State *st) {
-    uint32_t sup[64];
     while (st->qn) {
         int s = st->queue[--st->qn];
         st->queued[s] = 0;
@@ -310,43 +413,10 @@ static int propagate(State *st) {
             st->weight[s] += 1;
             goto fail;
         }
-        WordsObject *w = st->W[s];
         int L = st->len[s];
-        u64 *d = st->dom[s];
-        int lo = st->lo[s], hi = st->hi[s];
-        int by_words = n <= 13 * (hi - lo) + 16;
-        if (by_words) {
-            for (int p = 0; p < L; p++) sup[p] = 0;
-            for (int i = lo; i < hi; i++) {
-                u64 x = d[i];
-                while (x) {
-                    int k = i * 64 + __builtin_ctzll(x);
-                    x &= x - 1;
-                    const uint8_t *code = w->letters + (size_t)k * L;
-                    for (int p = 0; p < L; p++) sup[p] |= 1u << code[p];
-                }
-            }
-        }
         for (int p = 0; p < L; p++) {
             int cell = st->cell[s][p];
-            uint32_t cs = st->cset[cell], nw;
-            if (by_words) {
-                nw = sup[p] & cs;
-            } else {
-                if (!(cs & (cs - 1))) continue; /* one letter, which d has */
-                nw = 0;
-                uint32_t x = cs;
-                while (x) {
-                    int l = __builtin_ctz(x);
-                    x &= x - 1;
-                    const u64 *m = mask(w, p, l);
-                    for (int i = lo; i < hi; i++)
-                        if (d[i] & m[i]) {
-                            nw |= 1u << l;
-                            break;
-                        }
-                }
-            }
+            uint32_t cs = st->cset[cell], nw = st->sm[s][p] & cs;
             if (nw == cs) continue;
             if (!nw) {
                 st->weight[s] += 1;
@@ -382,7 +452,43 @@ fail:
     return 0;
 }
 
+#ifdef XW_CHECK
+/* A debugging build (-DXW_CHECK) checks the state at every node. */
+#include <stdio.h>
+static void check_counts(State *st) {
+    for (int s = 0; s < st->nslots; s++) {
+        int L = st->len[s], n = 0;
+        int32_t c[64 * 26];
+        memset(c, 0, sizeof c);
+        for (int i = 0; i < st->W[s]->nw; i++) {
+            u64 x = st->dom[s][i];
+            if (x && (i < st->lo[s] || i >= st->hi[s])) fprintf(stderr, "slot %d: bits outside range\n", s);
+            while (x) {
+                const uint8_t *code = st->W[s]->letters + (size_t)(i * 64 + __builtin_ctzll(x)) * L;
+                x &= x - 1;
+                n++;
+                for (int p = 0; p < L; p++) c[p * 26 + code[p]]++;
+            }
+        }
+        if (n != st->count[s]) fprintf(stderr, "slot %d: count %d, has %d\n", s, st->count[s], n);
+        if (st->exact[s] && memcmp(c, st->cnt[s], L * 26 * sizeof(int32_t)))
+            fprintf(stderr, "slot %d: letter counts wrong\n", s);
+        for (int p = 0; p < L; p++) {
+            uint32_t m = 0;
+            for (int l = 0; l < 26; l++)
+                if (c[p * 26 + l]) m |= 1u << l;
+            if (st->exact[s] && m != st->sm[s][p]) fprintf(stderr, "slot %d: support wrong\n", s);
+            if ((m & st->cset[st->cell[s][p]]) != m) fprintf(stderr, "slot %d pos %d: word letter not in cell\n", s, p);
+            if (st->exact[s] && (m & st->cset[st->cell[s][p]]) != st->cset[st->cell[s][p]]) fprintf(stderr, "node %lld slot %d len %d count %d exact %d pos %d: cell letter unsupported cs %x m %x sm %x cross %d/%d count %d\n", st->nodes, s, L, st->count[s], st->exact[s], p, st->cset[st->cell[s][p]], m, st->sm[s][p], st->cross[s][p], st->crosspos[s][p], st->cross[s][p] >= 0 ? st->count[st->cross[s][p]] : -1);
+        }
+    }
+}
+#endif
+
 static int choose(State *st) {
+#ifdef XW_CHECK
+    check_counts(st);
+#endif
     int best = -1;
     double bk = 0;
     for (int s = 0; s < st->nslots; s++) {
@@ -399,8 +505,8 @@ static int choose(State *st) {
 }
 
 static int agree(State *st, int t, int tp, int letter) {
-    WordsObject *w = st->W[t];
-    const u64 *m = mask(w, tp, letter), *d = st->dom[t];
+    if (st->exact[t]) return st->cnt[t][tp * 26 + letter];
+    const u64 *m = mask(st->W[t], tp, letter), *d = st->dom[t];
     int c = 0;
     for (int i = st->lo[t]; i < st->hi[t]; i++) c += __builtin_popcountll(d[i] & m[i]);
     return c;
@@ -412,6 +518,9 @@ static int pick(State *st, int s) {
     u64 *d = st->dom[s];
     int best = -1, seen = 0;
     double best_room = 0;
+    int memo[64][26];
+    for (int p = 0; p < L; p++)
+        for (int l = 0; l < 26; l++) memo[p][l] = -1;
     for (int i = st->lo[s]; i < st->hi[s] && seen < st->look; i++) {
         u64 x = d[i];
         while (x && seen < st->look) {
@@ -423,7 +532,8 @@ static int pick(State *st, int s) {
             for (int p = 0; p < L; p++) {
                 int t = st->cross[s][p];
                 if (t < 0) continue;
-                int c = agree(st, t, st->crosspos[s][p], code[p]);
+                int c = memo[p][code[p]];
+                if (c < 0) c = memo[p][code[p]] = agree(st, t, st->crosspos[s][p], code[p]);
                 if (!c) {
                     room = -1.0;
                     break;
@@ -458,6 +568,7 @@ static int solve(State *st) {
         st->lo[s] = k >> 6;
         st->hi[s] = (k >> 6) + 1;
         st->count[s] = 1;
+        refresh(st, s);
         enqueue(st, s);
         int r = propagate(st);
         if (r == -2) return NOMEM;
@@ -488,10 +599,13 @@ static void free_state(State *st) {
         if (st->crosspos) free(st->crosspos[s]);
         if (st->same) free(st->same[s]);
         if (st->dom) free(st->dom[s]);
+        if (st->cnt) free(st->cnt[s]);
+        if (st->sm) free(st->sm[s]);
     }
     free(st->W); free(st->len); free(st->cell); free(st->cross); free(st->crosspos);
     free(st->same); free(st->dom); free(st->lo); free(st->hi); free(st->count);
     free(st->weight); free(st->stamp); free(st->cset); free(st->saved); free(st->bits);
+    free(st->cnt); free(st->sm); free(st->exact); free(st->scratch); free(st->counts);
     free(st->cset_stack); free(st->level_saved); free(st->queue); free(st->queued);
 }
 
@@ -519,6 +633,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     CALLOC(st.W, ns); CALLOC(st.len, ns); CALLOC(st.cell, ns); CALLOC(st.cross, ns); CALLOC(st.crosspos, ns);
     CALLOC(st.same, ns); CALLOC(st.dom, ns); CALLOC(st.lo, ns); CALLOC(st.hi, ns); CALLOC(st.count, ns);
     CALLOC(st.weight, ns); CALLOC(st.stamp, ns); CALLOC(st.cset, nc); CALLOC(st.queue, ns); CALLOC(st.queued, ns);
+    CALLOC(st.cnt, ns); CALLOC(st.sm, ns); CALLOC(st.exact, ns);
     CALLOC(st.level_saved, ns + 4);
     CALLOC(st.cset_stack, (size_t)(ns + 4) * nc);
     for (int c = 0; c < nc; c++) {
@@ -580,6 +695,11 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         st.same[s][m] = -1;
     }
     free(own);
+    int maxnw = 1;
+    for (int s = 0; s < ns; s++)
+        if (st.W[s]->nw > maxnw) maxnw = st.W[s]->nw;
+    CALLOC(st.scratch, maxnw);
+    st.exact_max = EXACT_MAX;
     /* initial domains: the allowed prefix, minus banned words, minus words
      * with a letter their cell does not allow */
     for (int s = 0; s < ns; s++) {
@@ -589,7 +709,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         if (lim > w->n) lim = w->n;
         if (lim < 0) lim = 0;
         CALLOC(st.dom[s], w->nw);
-        for (long k = 0; k < lim; k++) st.dom[s][k >> 6] |= (u64)1 << (k & 63);
+        for (long i = 0; i < lim / 64; i++) st.dom[s][i] = ~(u64)0;
+        if (lim % 64) st.dom[s][lim / 64] = ((u64)1 << (lim % 64)) - 1;
         PyObject *b = PySequence_Fast(PyList_GET_ITEM(banned, s), "banned must be sequences");
         if (!b) goto error;
         for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(b); j++) {
@@ -613,7 +734,10 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         }
         for (int i = 0; i < w->nw; i++) count += __builtin_popcountll(st.dom[s][i]);
         st.count[s] = count;
+        CALLOC(st.cnt[s], (size_t)st.len[s] * 26);
+        CALLOC(st.sm[s], st.len[s]);
         tighten(&st, s);
+        refresh(&st, s);
     }
     st.rng = seed;
     st.max_nodes = max_nodes;
