@@ -87,6 +87,44 @@ def test_shaped_grid_with_blacks_agrees_with_brute_force(words, seed):
         assert result.status == UNFILLABLE
 
 
+# Lists big enough that the kernel keeps no letter counts for some slots
+# (over 1000 candidates): the filler must still agree with an independent
+# exhaustive search (pipeline.fill.count) on whether a fill exists.
+BIG_GRIDS = ["....\n....\n....\n....", "....\n....\n....\n...#", ".....\n.....\n..#..\n.....\n.....", "#....\n.....\n.....\n.....\n....#"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    text=st.sampled_from(BIG_GRIDS),
+    alphabet=st.sampled_from(["ABCDEF", "ABCDEFG", "AEIOSTRN", "ABCDEFGHIJ"]),
+    size=st.integers(1100, 3000),
+    list_seed=st.integers(0, 10_000),
+    seed=st.integers(0, 5),
+)
+def test_big_lists_agree_with_exhaustive_search(text, alphabet, size, list_seed, seed):
+    from pipeline.fill.count import iter_fills
+
+    grid = parse_grid(text)
+    rnd = random.Random(list_seed)
+    lengths = sorted({s.length for s in grid.slots()})
+    words = {"".join(rnd.choice(alphabet) for _ in range(rnd.choice(lengths))) for _ in range(size)}
+    idx = WordIndex({w: rnd.randint(1, 100) for w in words})
+    result = fill_grid(grid, idx, seed=seed, timeout=60)
+    exists = next(iter_fills(grid, idx, distinct_words=True), None) is not None
+    assert result.status == (FILLED if exists else UNFILLABLE)
+    if exists:
+        assert_valid(result, grid, words)
+
+
+def test_big_domains_unfillable_is_proved():
+    # Every word starts with a consonant and goes on in vowels: 4x4 cell
+    # (0, 1) must be a vowel across and a consonant down.  2160 candidates
+    # a slot, far over the counting threshold.
+    words = ["".join(w) for w in itertools.product("BCDFGHJKLM", "AEIOUY", "AEIOUY", "AEIOUY")]
+    result = fill_grid(parse_grid("....\n" * 4), WordIndex({w: 50 for w in words}), timeout=60)
+    assert result.status == UNFILLABLE
+
+
 def test_no_word_twice_even_through_crossings():
     # A 2x2 open grid: the only fills from these words would repeat AA.
     words = {"AA": 50, "AB": 50}

@@ -32,9 +32,9 @@
  * length.  A slot's support (the letters its candidates allow in each
  * cell) comes from per-(position, letter) counts kept as words leave,
  * counting down the removed or up the kept, whichever is fewer; a slot
- * with more than EXACT_MAX candidates skips the counts and supports every
- * letter (weaker pruning, much cheaper), so arc consistency is exact for
- * the slots that matter and a fill is always consistent.  Search: the unassigned slot with the fewest candidates per
+ * with more than EXACT_MAX candidates keeps no counts and finds its
+ * support, when revised, by scanning its bitset once per letter, stopping
+ * at the first hit (cheap while candidates are many).  Search: the unassigned slot with the fewest candidates per
  * failure weight (dom/wdeg); among its `look` best-scored candidates the
  * one leaving its crossings the most room (sum of log2 of the crossing
  * candidates that agree), plus seeded noise below one unit; two-way
@@ -302,10 +302,8 @@ static void recount(State *st, int s) {
     }
 }
 
-/* Counted if small enough, else every letter counts as supported: keeping
- * exact letter counts for tens of thousands of candidates costs more than
- * the pruning it buys, and small domains (singletons above all) are always
- * exact, which is what a fill's consistency rests on. */
+/* Counted if small enough; keeping letter counts for tens of thousands of
+ * candidates costs more than scanning for support (see support()). */
 static void refresh(State *st, int s) {
     if (st->count[s] <= st->exact_max) {
         st->exact[s] = 1;
@@ -401,6 +399,27 @@ static int first_word(State *st, int s) {
     return -1;
 }
 
+/* The letters of cs that some candidate of an uncounted slot has at p: a
+ * scan per letter that stops at the first candidate found, so a letter
+ * costs a full scan only when it is about to be removed (or rare). */
+static uint32_t support(State *st, int s, int p, uint32_t cs) {
+    if (!(cs & (cs - 1))) return cs; /* one letter, which the candidates have */
+    const u64 *d = st->dom[s];
+    int lo = st->lo[s], hi = st->hi[s];
+    uint32_t nw = 0, x = cs;
+    while (x) {
+        int l = __builtin_ctz(x);
+        x &= x - 1;
+        const u64 *m = mask(st->W[s], p, l);
+        for (int i = lo; i < hi; i++)
+            if (d[i] & m[i]) {
+                nw |= 1u << l;
+                break;
+            }
+    }
+    return nw;
+}
+
 /* AC-3 from the queued slots: each cell keeps the letters both its slots
  * still support, and a slot narrowed by a crossing is revised in turn.
  * 1 consistent, 0 wipe-out, -2 no memory. */
@@ -416,7 +435,7 @@ static int propagate(State *st) {
         int L = st->len[s];
         for (int p = 0; p < L; p++) {
             int cell = st->cell[s][p];
-            uint32_t cs = st->cset[cell], nw = st->sm[s][p] & cs;
+            uint32_t cs = st->cset[cell], nw = st->exact[s] ? st->sm[s][p] & cs : support(st, s, p, cs);
             if (nw == cs) continue;
             if (!nw) {
                 st->weight[s] += 1;
