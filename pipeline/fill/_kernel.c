@@ -347,23 +347,30 @@ static int narrow(State *st, int t, int tp, uint32_t allowed, uint32_t lost) {
         x &= x - 1;
         m[nm++] = mask(w, tp, l);
     }
-    /* Saved at the first change, before any word of d is written. */
-    int count = 0, removed = 0, changed = 0;
-    u64 *rem = st->scratch;
-    for (int i = lo; i < hi; i++) {
-        u64 acc = 0;
-        for (int j = 0; j < nm; j++) acc |= m[j][i];
-        u64 v = keep ? (d[i] & acc) : (d[i] & ~acc);
-        rem[i] = d[i] & ~v;
-        if (rem[i]) {
-            if (!changed && save(st, t) < 0) return -2;
-            changed = 1;
-            d[i] = v;
-            removed += __builtin_popcountll(rem[i]);
+    /* First the words to remove, branch-free (the compiler vectorises it),
+     * then, only if there are any, save and apply. */
+    u64 *rem = st->scratch, any = 0;
+    if (nm == 1) {
+        const u64 *m0 = m[0];
+        if (keep)
+            for (int i = lo; i < hi; i++) any |= rem[i] = d[i] & ~m0[i];
+        else
+            for (int i = lo; i < hi; i++) any |= rem[i] = d[i] & m0[i];
+    } else {
+        for (int i = lo; i < hi; i++) {
+            u64 acc = 0;
+            for (int j = 0; j < nm; j++) acc |= m[j][i];
+            any |= rem[i] = d[i] & (keep ? ~acc : acc);
         }
-        count += __builtin_popcountll(v);
     }
-    if (!changed) return 0;
+    if (!any) return 0;
+    if (save(st, t) < 0) return -2;
+    int count = 0;
+    for (int i = lo; i < hi; i++) {
+        d[i] &= ~rem[i];
+        count += __builtin_popcountll(d[i]);
+    }
+    int removed = st->count[t] - count;
     st->count[t] = count;
     if (!count) return -1;
     /* Count down the removed words or count up the kept: whichever is fewer. */
