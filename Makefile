@@ -28,7 +28,8 @@ bench: setup tex
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+# Reinstalled (and the C kernel recompiled) when any of these change.
+$(STAMP): pyproject.toml setup.py pipeline/fill/_kernel.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
