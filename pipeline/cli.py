@@ -6,7 +6,7 @@ one line on stderr and a non-zero exit, never a traceback.
 
 Exit codes: 0 done; 1 the stage could not produce its output (too few
 fills, a TeX failure); 2 bad input; for ``xw fill``: 3 proven unfillable,
-4 out of time.
+4 out of time.  ``xw count`` prints the count as its last line.
 """
 
 from __future__ import annotations
@@ -130,7 +130,9 @@ def _cmd_fill(args) -> int:
     t0 = time.perf_counter()
     index = load_index(args.wordlist, cache_dir=args.cache)
     load_seconds = time.perf_counter() - t0
-    if args.best:
+    if args.strategy == "constraint" or args.distinct_letters:
+        result = _fill_other(grid, index, args)
+    elif args.best:
         from .fill.quality import fill_best
 
         result = fill_best(
@@ -154,6 +156,99 @@ def _cmd_fill(args) -> int:
     if result.status == FILLED:
         return EXIT_OK
     return EXIT_UNFILLABLE if result.status == UNFILLABLE else EXIT_TIMEOUT
+
+
+def _scored_at_least(index, min_score):
+    """The index without the words scoring below ``min_score`` (None: as is)."""
+    from .fill import WordIndex
+
+    if min_score is None:
+        return index
+    return WordIndex(
+        {w: sc for li in index.lengths.values() for w, sc in zip(li.words, li.scores) if sc >= min_score}
+    )
+
+
+def _fill_other(grid, index, args):
+    """``xw fill`` with ``--strategy constraint`` or ``--distinct-letters``.
+
+    The constraint strategy is python-constraint (pipeline.fill.reference);
+    the engine with all letters different takes the first fill of the
+    exhaustive search (pipeline.fill.count), best-scored rows first, so
+    ``--seed`` only matters to the constraint strategy and ``--max-nodes``
+    to neither.
+    """
+    import time
+
+    from .fill import FILLED, TIMEOUT, UNFILLABLE, FillResult
+    from .fill.count import iter_fills
+    from .fill.reference import constraint_fill
+
+    index = _scored_at_least(index, args.min_score)
+    start = time.perf_counter()
+    try:
+        if args.strategy == "constraint":
+            filled = constraint_fill(
+                grid, index, seed=args.seed, distinct_letters=args.distinct_letters, timeout=args.timeout
+            )
+        else:
+            fills = iter_fills(grid, index, distinct_words=True, distinct_letters=True, timeout=args.timeout)
+            filled = next(fills, None)
+    except TimeoutError:
+        return FillResult(TIMEOUT, seconds=time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    if filled is None:
+        return FillResult(UNFILLABLE, seconds=seconds)
+    words = filled.words()
+    scores = [index.score(w) for w in words]
+    return FillResult(
+        FILLED,
+        grid=filled,
+        seconds=seconds,
+        score=sum(scores) / len(scores) if scores else None,
+        min_entry_score=min(scores) if scores else None,
+        words=words,
+    )
+
+
+def _cmd_count(args) -> int:
+    import itertools
+    import time
+
+    from .fill import load_index
+    from .fill.count import count_fills, iter_fills, reversible_words
+    from .fill.reference import constraint_count, constraint_fills
+    from .model.fileio import read_text
+    from .model.grid import BLACK, parse_grid
+
+    grid = parse_grid(read_text(args.grid), args.grid)
+    if args.list is not None and args.list < 0:
+        raise InputError(f"--list {args.list}: give a number of fills, 0 or more")
+    index = load_index(args.wordlist, cache_dir=args.cache)
+    if args.rotations:
+        if grid.rows != grid.cols or BLACK in grid.cells:
+            raise InputError(
+                f"--rotations needs an open square grid, not {grid.rows}x{grid.cols} with black squares", args.grid
+            )
+        index = reversible_words(index, grid.rows)
+    rules = dict(
+        distinct_words=args.distinct_words, transpose_once=args.transpose_once, distinct_letters=args.distinct_letters
+    )
+    listing = constraint_fills if args.strategy == "constraint" else iter_fills
+    if args.list:
+        for g in itertools.islice(listing(grid, index, **rules), args.list):
+            sys.stdout.write(g.to_text() + "\n")
+    start = time.perf_counter()
+    if args.strategy == "constraint":
+        n = constraint_count(grid, index, **rules)
+    else:
+        n = count_fills(grid, index, progress=_progress(args.quiet), **rules)
+    seconds = time.perf_counter() - start
+    if not args.quiet:
+        rate = f", {n / seconds:,.0f} a second" if seconds > 0 else ""
+        print(f"xw: count: {n} fills in {seconds:.3f} s{rate} ({args.strategy})", file=sys.stderr)
+    print(n)
+    return EXIT_OK
 
 
 def _cmd_fill_book(args) -> int:
@@ -289,7 +384,32 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--best", action="store_true", help="keep searching within the budget for a better fill")
     s.add_argument("--cache", type=Path, help="folder for the cached word index")
     s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument(
+        "--strategy",
+        choices=["engine", "constraint"],
+        default="engine",
+        help="engine (default) or python-constraint, the reference solver for small grids",
+    )
+    s.add_argument(
+        "--distinct-letters",
+        action="store_true",
+        help="every letter of the grid different (the first fill of an exhaustive search)",
+    )
     s.set_defaults(func=_cmd_fill)
+
+    s = sub.add_parser("count", help="count every fill of a grid (word squares); the count is the last line")
+    s.add_argument("grid", type=Path, help="grid text: '#' black, '.' empty, A-Z given letters")
+    s.add_argument("--wordlist", required=True, type=Path)
+    s.add_argument("--distinct-words", action="store_true", help="no word twice among all entries")
+    s.add_argument("--transpose-once", action="store_true", help="a square and its transpose count once")
+    s.add_argument("--distinct-letters", action="store_true", help="every letter of the grid different")
+    s.add_argument(
+        "--rotations", action="store_true", help="only squares that stay squares of words turned 90/180/270 degrees"
+    )
+    s.add_argument("--strategy", choices=["engine", "constraint"], default="engine")
+    s.add_argument("--list", type=int, metavar="N", help="print the first N fills (grid text) before the count")
+    s.add_argument("--cache", type=Path, help="folder for the cached word index")
+    s.set_defaults(func=_cmd_count)
 
     s = sub.add_parser("fill-book", help="fill a book's puzzles from candidate patterns")
     s.add_argument("--candidates", required=True, type=Path)
