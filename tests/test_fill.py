@@ -116,6 +116,25 @@ def test_big_lists_agree_with_exhaustive_search(text, alphabet, size, list_seed,
         assert_valid(result, grid, words)
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    words=st.sets(st.text(alphabet="ABCDE", min_size=3, max_size=4), min_size=1, max_size=60),
+    text=st.sampled_from(["...\n...\n...", "A..\n...\n..E", "...#\n....\n....\n#...", "....\n.#..\n....\n..#."]),
+    seed=st.integers(0, 5),
+)
+def test_agrees_with_python_constraint(words, text, seed):
+    # The reference strategy, modelled as seed 000 models a fill.
+    from pipeline.fill.reference import constraint_fill
+
+    grid = parse_grid(text)
+    words = sorted(words)
+    result = fill_grid(grid, WordIndex({w: 50 for w in words}), seed=seed, timeout=60)
+    reference = constraint_fill(grid, words, seed=seed, timeout=60)
+    assert result.status == (UNFILLABLE if reference is None else FILLED)
+    if reference is not None:
+        assert_valid(result, grid, set(words))
+
+
 def test_big_domains_unfillable_is_proved():
     # Every word starts with a consonant and goes on in vowels: 4x4 cell
     # (0, 1) must be a vowel across and a consonant down.  2160 candidates
