@@ -96,6 +96,9 @@ rule filter:
         max_words=config["max_words"],
         min_words=config["min_words"],
         max_blacks=config["max_blacks"],
+        bounds=lambda w: " ".join(
+            f"--bound {stat}={b.get('min', '')}:{b.get('max', '')}" for stat, b in config["pattern_bounds"].items()
+        ),
     log:
         f"{OUT}/logs/filter/{{shard}}.log",
     benchmark:
@@ -103,7 +106,7 @@ rule filter:
     shell:
         "xw filter {input} --out {output.patterns} --stats {output.stats}"
         " --max-words {params.max_words} --min-words {params.min_words}"
-        " --max-blacks {params.max_blacks} > {log} 2>&1"
+        " --max-blacks {params.max_blacks} {params.bounds} > {log} 2>&1"
 
 
 rule encode:

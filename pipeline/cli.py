@@ -86,10 +86,12 @@ def _cmd_connectivity(args) -> int:
 
 
 def _cmd_filter(args) -> int:
-    from .filter import filter_patterns
+    from .filter import filter_patterns, parse_bound
 
+    bounds = [parse_bound(b) for b in args.bound]
     kept, dropped = filter_patterns(
-        args.input, args.out, args.stats, max_words=args.max_words, max_blacks=args.max_blacks, min_words=args.min_words
+        args.input, args.out, args.stats, max_words=args.max_words, max_blacks=args.max_blacks,
+        min_words=args.min_words, bounds=bounds,
     )
     print(f"xw: filter: kept {kept}, dropped {dropped}", file=sys.stderr)
     return EXIT_OK
@@ -360,6 +362,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-words", type=int, default=78)
     s.add_argument("--max-blacks", type=int, default=40)
     s.add_argument("--min-words", type=int, default=0)
+    s.add_argument(
+        "--bound",
+        action="append",
+        default=[],
+        metavar="STAT=MIN:MAX",
+        help="bounds on any statistic of the table, either side optional (three_letter=:16); repeatable",
+    )
     s.set_defaults(func=_cmd_filter)
 
     s = sub.add_parser("encode", help="gather filtered patterns into one hex file")

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .model.errors import InputError
 from .model.fileio import atomic_write
 from .model.grid import Grid
 from .model.hexcodec import encode_grid, read_pattern_file
 
-__all__ = ["STATS_COLUMNS", "pattern_stats", "check_pattern", "filter_patterns"]
+__all__ = ["STATS_COLUMNS", "BOUNDABLE", "pattern_stats", "check_pattern", "filter_patterns", "parse_bound"]
 
 #: Columns of the stats table, in order.
 STATS_COLUMNS = (
@@ -36,10 +37,62 @@ STATS_COLUMNS = (
     "mean_len",
     "three_letter",
     "unchecked",
+    "cheaters",
+    "max_black_run",
     "lengths",
     "kept",
     "reason",
 )
+
+
+#: The numeric statistics a filter may bound (``--bound STAT=MIN:MAX``).
+BOUNDABLE = (
+    "words", "across", "down", "blacks", "whites", "black_pct", "min_len", "max_len", "mean_len",
+    "three_letter", "unchecked", "cheaters", "max_black_run",
+)
+
+
+def _runs(cells: list[bool]) -> list[int]:
+    """Lengths of the runs of True in ``cells``."""
+    out, n = [], 0
+    for c in cells:
+        if c:
+            n += 1
+        elif n:
+            out.append(n)
+            n = 0
+    if n:
+        out.append(n)
+    return out
+
+
+def _white_run(grid: Grid, r: int, c: int, dr: int, dc: int) -> int:
+    """White cells from (r, c) stepping (dr, dc), up to the first black or the edge."""
+    n = 0
+    r, c = r + dr, c + dc
+    while 0 <= r < grid.rows and 0 <= c < grid.cols and not grid.is_black(r * grid.cols + c):
+        n += 1
+        r, c = r + dr, c + dc
+    return n
+
+
+def _cheaters(grid: Grid) -> int:
+    """Black squares that add no word: whitening one would leave the word
+    count as it is and give a checked cell (white neighbours across and
+    down), the L and T corners constructors call cheaters."""
+    count = 0
+    for i in range(grid.rows * grid.cols):
+        if not grid.is_black(i):
+            continue
+        r, c = divmod(i, grid.cols)
+        left, right = _white_run(grid, r, c, 0, -1), _white_run(grid, r, c, 0, 1)
+        up, down = _white_run(grid, r, c, -1, 0), _white_run(grid, r, c, 1, 0)
+        if not (left or right) or not (up or down):
+            continue
+        before = (left >= 2) + (right >= 2) + (up >= 2) + (down >= 2)
+        if before == 2:  # after whitening: one across word and one down word
+            count += 1
+    return count
 
 
 def pattern_stats(grid: Grid) -> dict:
@@ -57,8 +110,11 @@ def pattern_stats(grid: Grid) -> dict:
         ``blacks``, ``whites``, ``black_pct`` (percent of cells, 1
         decimal); ``min_len``, ``max_len``, ``mean_len`` (2 decimals; all 0
         without slots); ``three_letter`` (3-letter slots); ``unchecked``
-        (white cells in fewer than two slots); ``lengths``, the slot length
-        histogram ``"3:12,4:20,..."`` in length order.
+        (white cells in fewer than two slots); ``cheaters`` (black squares
+        that add no word: whitening one keeps the word count and makes a
+        checked cell); ``max_black_run`` (the longest run of blacks in a row
+        or column); ``lengths``, the slot length histogram
+        ``"3:12,4:20,..."`` in length order.
 
     Notes
     -----
@@ -70,6 +126,11 @@ def pattern_stats(grid: Grid) -> dict:
     >>> s = pattern_stats(parse_grid("...\\n...\\n..."))
     >>> s["words"], s["blacks"], s["lengths"]
     (6, 0, '3:6')
+    >>> pattern_stats(parse_grid("#...\\n....\\n....\\n...#"))["cheaters"]  # corner blocks add no word
+    2
+    >>> s = pattern_stats(parse_grid("..#..\\n.....\\n.....\\n.....\\n..#.."))
+    >>> s["cheaters"], s["max_black_run"]
+    (0, 1)
     """
     slots = grid.slots()
     lengths = [s.length for s in slots]
@@ -94,8 +155,48 @@ def pattern_stats(grid: Grid) -> dict:
         "mean_len": round(sum(lengths) / len(lengths), 2) if lengths else 0.0,
         "three_letter": hist.get(3, 0),
         "unchecked": unchecked,
+        "cheaters": _cheaters(grid),
+        "max_black_run": max(
+            (n for line in _lines_of(grid) for n in _runs([grid.is_black(i) for i in line])), default=0
+        ),
         "lengths": ",".join(f"{k}:{hist[k]}" for k in sorted(hist)),
     }
+
+
+def _lines_of(grid: Grid):
+    for r in range(grid.rows):
+        yield [r * grid.cols + c for c in range(grid.cols)]
+    for c in range(grid.cols):
+        yield [r * grid.cols + c for r in range(grid.rows)]
+
+
+def parse_bound(text: str) -> tuple[str, float | None, float | None]:
+    """``"STAT=MIN:MAX"`` (either side may be empty) as ``(stat, min, max)``.
+
+    Raises
+    ------
+    InputError
+        On an unknown statistic or a bound that is not a number.
+
+    Examples
+    --------
+    >>> parse_bound("three_letter=:16")
+    ('three_letter', None, 16.0)
+    >>> parse_bound("mean_len=4.8:")
+    ('mean_len', 4.8, None)
+    """
+    stat, eq, rng = text.partition("=")
+    lo, colon, hi = rng.partition(":")
+    if not eq or not colon:
+        raise InputError(f"bound {text!r}: write STAT=MIN:MAX, e.g. three_letter=:16")
+    if stat not in BOUNDABLE:
+        raise InputError(f"bound {text!r}: no statistic {stat!r}; one of {', '.join(BOUNDABLE)}")
+    try:
+        lo_v = float(lo) if lo.strip() else None
+        hi_v = float(hi) if hi.strip() else None
+    except ValueError:
+        raise InputError(f"bound {text!r}: MIN and MAX must be numbers") from None
+    return stat, lo_v, hi_v
 
 
 def check_pattern(
@@ -107,6 +208,7 @@ def check_pattern(
     max_three_letter: int | None = None,
     min_mean_length: float | None = None,
     max_unchecked: int | None = None,
+    bounds=(),
 ) -> list[str]:
     """Why a pattern with these stats fails the limits (empty when it passes).
 
@@ -117,6 +219,9 @@ def check_pattern(
     max_words, max_blacks, min_words, min_blacks, max_three_letter,
     min_mean_length, max_unchecked
         The limits; ``None`` means no limit.
+    bounds : iterable of (stat, min, max)
+        Further limits on any statistic of :data:`BOUNDABLE`, as made by
+        :func:`parse_bound`; ``None`` for an open side.
 
     Returns
     -------
@@ -140,7 +245,15 @@ def check_pattern(
     above("three_letter", max_three_letter)
     below("mean_len", min_mean_length)
     above("unchecked", max_unchecked)
+    for stat, lo, hi in bounds:
+        below(stat, _number(lo))
+        above(stat, _number(hi))
     return reasons
+
+
+def _number(v):
+    """A whole-number bound as an int, so reasons read ``3 > 2``, not ``3 > 2.0``."""
+    return int(v) if isinstance(v, float) and v.is_integer() else v
 
 
 def _cell(value) -> str:
@@ -158,6 +271,7 @@ def filter_patterns(
     max_three_letter: int | None = None,
     min_mean_length: float | None = None,
     max_unchecked: int | None = None,
+    bounds=(),
 ) -> tuple[int, int]:
     """Keep the patterns within the limits; write them and a stats table.
 
@@ -172,7 +286,7 @@ def filter_patterns(
         one row per input pattern: its input line number, hex, stats,
         ``kept`` (``yes``/``no``) and ``reason`` (the broken limits joined
         by ``"; "``, empty when kept).
-    max_words, max_blacks, min_words, min_blacks, max_three_letter, min_mean_length, max_unchecked
+    max_words, max_blacks, min_words, min_blacks, max_three_letter, min_mean_length, max_unchecked, bounds
         Limits, as in :func:`check_pattern`.
 
     Returns
@@ -197,6 +311,7 @@ def filter_patterns(
         max_three_letter=max_three_letter,
         min_mean_length=min_mean_length,
         max_unchecked=max_unchecked,
+        bounds=list(bounds),
     )
     rows = []
     kept = []

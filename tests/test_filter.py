@@ -114,3 +114,92 @@ def test_filter_bad_input_writes_nothing(tmp_path):
         filter_patterns(src, out, tsv)
     assert e.value.line == 2
     assert not out.exists() and not tsv.exists()
+
+
+def _cheaters_by_whitening(g):
+    """The oracle: whiten each black square; a cheater keeps the word count
+    and becomes a checked cell (in an across and a down word)."""
+    base = len(g.slots())
+    n = 0
+    for i, ch in enumerate(g.cells):
+        if ch != "#":
+            continue
+        cells = list(g.cells)
+        cells[i] = "."
+        h = type(g)(g.rows, g.cols, cells)
+        in_slots = [s for s in h.slots() if i in s.cells]
+        if len(h.slots()) == base and {s.direction for s in in_slots} == {"across", "down"}:
+            n += 1
+    return n
+
+
+def _longest_black_run(g):
+    rows = g.row_strings()
+    lines = rows + ["".join(r[c] for r in rows) for c in range(g.cols)]
+    return max((len(x) for line in lines for x in line.split(".") if x), default=0)
+
+
+@pytest.mark.parametrize("name", ["us15x15_78w", "us15x15_72w", "us21x21_140w", "mini7x7", "ss_15xcommon"])
+def test_cheaters_and_black_runs_against_oracles(name):
+    g = grid(name)
+    s = pattern_stats(g)
+    assert s["cheaters"] == _cheaters_by_whitening(g)
+    assert s["max_black_run"] == _longest_black_run(g)
+
+
+def test_cheaters_and_black_runs_on_generated_patterns():
+    grids = generate_patterns(15, 15, 25, seed=5, max_blacks=40, min_blacks=28, max_slot_length=11)
+    counts = [pattern_stats(g)["cheaters"] for g in grids]
+    assert counts == [_cheaters_by_whitening(g) for g in grids]
+    assert any(counts), "the sample should hold some cheaters"
+    assert [pattern_stats(g)["max_black_run"] for g in grids] == [_longest_black_run(g) for g in grids]
+
+
+def test_bounds_on_any_statistic(tmp_path):
+    from pipeline.cli import main
+
+    grids = generate_patterns(15, 15, 30, seed=2, max_blacks=40, min_blacks=28, max_slot_length=11)
+    src = tmp_path / "in.hex"
+    write_patterns(src, grids)
+    limit = sorted(pattern_stats(g)["three_letter"] for g in grids)[15]
+    out, stats = tmp_path / "out.hex", tmp_path / "stats.tsv"
+    code = main(["filter", str(src), "--out", str(out), "--stats", str(stats), "--max-words", "200",
+                 "--bound", f"three_letter=:{limit}", "--bound", "cheaters=1:"])
+    assert code == 0
+    table = list(csv.DictReader(stats.open(), delimiter="\t"))
+    for row, g in zip(table, grids):
+        s = pattern_stats(g)
+        ok = s["three_letter"] <= limit and s["cheaters"] >= 1
+        assert row["kept"] == ("yes" if ok else "no"), row
+        if s["three_letter"] > limit:
+            assert f"three_letter {s['three_letter']} > {limit}" in row["reason"]
+        if s["cheaters"] < 1:
+            assert "cheaters 0 < 1" in row["reason"]
+    kept = [line for line in out.read_text().splitlines()]
+    assert kept == [r["hex"] for r in table if r["kept"] == "yes"] and 0 < len(kept) < len(grids)
+
+
+@pytest.mark.parametrize("bad", ["three_letter<=16", "letters=:3", "words=a:b", "words=5"])
+def test_bad_bounds_are_refused(bad, tmp_path, capsys):
+    from pipeline.cli import main
+
+    src = tmp_path / "in.hex"
+    write_patterns(src, generate_patterns(5, 5, 1, seed=1, max_blacks=5))
+    code = main(["filter", str(src), "--out", str(tmp_path / "o"), "--stats", str(tmp_path / "s"), "--bound", bad])
+    assert code == 2 and bad in capsys.readouterr().err
+    assert not (tmp_path / "o").exists() and not (tmp_path / "s").exists()
+
+
+def test_config_schema_takes_pattern_bounds():
+    import jsonschema
+    import yaml
+
+    from conftest import ROOT
+
+    schema = yaml.safe_load((ROOT / "config" / "config.schema.yaml").read_text())
+    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    jsonschema.validate(config, schema)
+    jsonschema.validate({**config, "pattern_bounds": {"cheaters": {"max": 6}, "mean_len": {"min": 4.8}}}, schema)
+    for bad in [{"cheater": {"max": 6}}, {"cheaters": {"most": 6}}, {"cheaters": {}}]:
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({**config, "pattern_bounds": bad}, schema)
