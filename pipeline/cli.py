@@ -74,7 +74,19 @@ def _cmd_patterns(args) -> int:
     else:
         for g in grids:
             print(encode_grid(g))
+    _say_diversity("patterns", grids, args.quiet)
     return EXIT_OK
+
+
+def _say_diversity(stage: str, grids, quiet: bool) -> None:
+    from .model.symmetry import diversity
+
+    if not quiet:
+        print(
+            f"xw: {stage}: {len(grids)} patterns, none alike under symmetry; diversity "
+            f"{diversity(grids):.3f} (mean share of cells that differ between two)",
+            file=sys.stderr,
+        )
 
 
 def _cmd_connectivity(args) -> int:
@@ -99,11 +111,13 @@ def _cmd_filter(args) -> int:
 
 def _cmd_encode(args) -> int:
     from .encode import encode_patterns, merge_stats
+    from .model.hexcodec import read_pattern_file
 
     if bool(args.stats) != bool(args.stats_out):
         raise InputError("--stats and --stats-out go together")
     n = encode_patterns(args.inputs, args.out, limit=args.limit)
     print(f"xw: encode: wrote {n} patterns to {args.out}", file=sys.stderr)
+    _say_diversity("encode", [g for _, _, g in read_pattern_file(args.out)], False)
     if args.stats:
         rows = merge_stats(args.stats, args.stats_out)
         print(f"xw: encode: merged {rows} stats rows into {args.stats_out}", file=sys.stderr)

@@ -22,6 +22,7 @@ from .model.errors import InputError
 from .model.fileio import atomic_write, read_text
 from .model.grid import Grid, parse_grid
 from .model.hexcodec import bin2hex, decode_pattern, encode_grid, read_pattern_file
+from .model.symmetry import canonical
 
 __all__ = ["encode_patterns", "merge_stats", "encode_lines", "decode_lines"]
 
@@ -71,8 +72,9 @@ def encode_patterns(in_paths, out_path, limit: int | None = None) -> int:
 
     Notes
     -----
-    Exact duplicates (the same pattern twice, in one file or across
-    files) are written once.  O(total cells).
+    Duplicates (the same pattern, or one turned or mirrored, in one file
+    or across files: :func:`pipeline.model.symmetry.canonical`) are
+    written once, the first seen.  O(total cells).
     """
     if isinstance(in_paths, (str, Path)):
         in_paths = [in_paths]
@@ -85,9 +87,10 @@ def encode_patterns(in_paths, out_path, limit: int | None = None) -> int:
             break
         for lineno, line, grid in read_pattern_file(path):
             hexline = _check_round_trip(line, grid, path, lineno)
-            if hexline in seen:
+            key = canonical(grid)
+            if key in seen:
                 continue
-            seen.add(hexline)
+            seen.add(key)
             out.append(hexline)
             if limit is not None and len(out) >= limit:
                 break

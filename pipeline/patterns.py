@@ -44,6 +44,7 @@ from constraint import Constraint, MaxSumConstraint, MinSumConstraint, Problem, 
 from .model.errors import InputError
 from .model.grid import Grid
 from .model.hexcodec import write_pattern_file
+from .model.symmetry import canonical
 
 __all__ = [
     "generate_patterns",
@@ -473,7 +474,7 @@ def generate_patterns(
     density: float | None = None,
     node_budget: int = DEFAULT_NODE_BUDGET,
 ) -> list[Grid]:
-    """Generate ``count`` distinct patterns obeying the American rules.
+    """Generate ``count`` patterns obeying the American rules, no two alike under symmetry.
 
     Parameters
     ----------
@@ -513,8 +514,9 @@ def generate_patterns(
     Each pattern is an independent solve of the model of
     :func:`build_problem` by :class:`RandomizedSolver` with a fresh
     ``random.Random`` drawn from the master one; a solve that hits the
-    node budget is simply restarted.  Exact duplicates and patterns with
-    no white cell are skipped.  A 15x15 solve is about 113 variables and
+    node budget is simply restarted.  Duplicates -- a pattern equal to an
+    earlier one turned or mirrored (:func:`pipeline.model.symmetry.canonical`)
+    -- and patterns with no white cell are skipped.  A 15x15 solve is about 113 variables and
     ~1,100 constraints; cost per solve is O(nodes * constraints per
     variable).
     """
@@ -551,10 +553,11 @@ def generate_patterns(
                 )
         else:
             cells = ["#" if solution[min(i, n - 1 - i)] else "." for i in range(n)]
-            key = "".join(cells)
+            candidate = Grid(rows, cols, cells)
+            key = canonical(candidate)
             if key not in seen and "." in key:
                 seen.add(key)
-                grid = Grid(rows, cols, cells)
+                grid = candidate
         if grid is None:
             fruitless += 1
             if fruitless >= _MAX_FRUITLESS:
