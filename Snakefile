@@ -63,6 +63,7 @@ rule patterns:
         max_blacks=config["max_blacks"],
         min_blacks=config["min_blacks"],
         max_slot=config["max_slot_length"],
+        symmetry=config["symmetry"],
     log:
         f"{OUT}/logs/patterns/{{shard}}.log",
     benchmark:
@@ -70,7 +71,7 @@ rule patterns:
     shell:
         "xw patterns --size {params.size} --count {params.per_shard} --seed {params.seed}"
         " --shard {wildcards.shard} --max-blacks {params.max_blacks} --min-blacks {params.min_blacks}"
-        " --max-slot-length {params.max_slot} --out {output} > {log} 2>&1"
+        " --max-slot-length {params.max_slot} --symmetry {params.symmetry} --out {output} > {log} 2>&1"
 
 
 rule connectivity:

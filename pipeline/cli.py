@@ -68,6 +68,7 @@ def _cmd_patterns(args) -> int:
         min_blacks=args.min_blacks,
         max_slot_length=args.max_slot_length,
         progress=_progress(args.quiet),
+        symmetry=args.symmetry,
     )
     if args.out:
         write_patterns(args.out, grids)
@@ -361,6 +362,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-blacks", type=int, default=40)
     s.add_argument("--min-blacks", type=int, default=0)
     s.add_argument("--max-slot-length", type=int, default=15)
+    s.add_argument(
+        "--symmetry",
+        choices=["rotational", "quarter", "mirror", "none"],
+        default="rotational",
+        help="180-degree (American, default), 90-degree, left-right mirror, or none",
+    )
     s.add_argument("--out", type=Path, help="hex file to write (default: print)")
     s.set_defaults(func=_cmd_patterns)
 

@@ -2,7 +2,8 @@
 
 A pattern obeys the American rules:
 
-* 180-degree rotational symmetry;
+* 180-degree rotational symmetry (by choice instead: 90-degree as in
+  seed ``000``, a left-right mirror, or none);
 * every white cell lies in an across run *and* a down run of at least
   ``min_slot_length`` cells (edges count as black), so there are no
   unchecked letters and no 1- or 2-letter words;
@@ -14,7 +15,7 @@ left to the later stages (connectivity, filter), as in the seed.
 
 The model (python-constraint, as in the seed ``000``) has one 0/1 variable
 per symmetry orbit -- a cell and its 180-degree image, or the centre cell
-alone -- with ``1`` meaning black.  Every rule about runs is a *nogood*: an
+alone (:func:`orbits` for the other symmetries) -- with ``1`` meaning black.  Every rule about runs is a *nogood*: an
 assignment of a few orbit variables that is forbidden ("black, white,
 black" along a line is a 1-letter word; ``max_slot_length + 1`` whites in a
 row is a run too long).  The black bound is a ``MaxSumConstraint`` whose
@@ -50,10 +51,15 @@ __all__ = [
     "generate_patterns",
     "write_patterns",
     "build_problem",
+    "orbits",
+    "SYMMETRIES",
     "NogoodConstraint",
     "RandomizedSolver",
     "DEFAULT_NODE_BUDGET",
 ]
+
+#: The symmetries a pattern may have (see :func:`orbits`).
+SYMMETRIES = ("rotational", "quarter", "mirror", "none")
 
 #: Nodes (value assignments tried) one solve may spend before it gives up.
 DEFAULT_NODE_BUDGET = 4000
@@ -276,6 +282,45 @@ def _run_nogoods(line: list[int], min_len: int, max_len: int):
         yield {line[k]: 0 for k in range(start, start + max_len + 1)}
 
 
+def orbits(rows: int, cols: int, symmetry: str = "rotational") -> list[int]:
+    """For each cell, the representative (smallest flat index) of its symmetry orbit.
+
+    Parameters
+    ----------
+    symmetry : str
+        ``"rotational"`` (180 degrees, the American rule), ``"quarter"``
+        (90 degrees, 4-fold, as seed ``000``; square grids only),
+        ``"mirror"`` (left-right) or ``"none"``.
+
+    Examples
+    --------
+    >>> orbits(2, 3, "rotational")
+    [0, 1, 2, 2, 1, 0]
+    >>> orbits(3, 3, "quarter")
+    [0, 1, 0, 1, 4, 1, 0, 1, 0]
+    >>> orbits(2, 3, "mirror")
+    [0, 1, 0, 3, 4, 3]
+    """
+    if symmetry not in SYMMETRIES:
+        raise InputError(f"symmetry {symmetry!r}: one of {', '.join(SYMMETRIES)}")
+    if symmetry == "quarter" and rows != cols:
+        raise InputError(f"quarter-turn symmetry needs a square grid, not {rows}x{cols}")
+    n = rows * cols
+    out = []
+    for i in range(n):
+        r, c = divmod(i, cols)
+        if symmetry == "rotational":
+            images = (i, n - 1 - i)
+        elif symmetry == "quarter":
+            images = (i, c * cols + (cols - 1 - r), n - 1 - i, (cols - 1 - c) * cols + r)
+        elif symmetry == "mirror":
+            images = (i, r * cols + (cols - 1 - c))
+        else:
+            images = (i,)
+        out.append(min(images))
+    return out
+
+
 def build_problem(
     rows: int,
     cols: int,
@@ -283,19 +328,22 @@ def build_problem(
     min_blacks: int = 0,
     max_slot_length: int = 15,
     min_slot_length: int = 3,
+    symmetry: str = "rotational",
 ) -> tuple[Problem, list[int], dict[int, int]]:
     """The python-constraint model of a ``rows x cols`` pattern.
 
     Returns
     -------
     problem : constraint.Problem
-        Variables are orbit representatives (the smaller flat index of a
-        cell and its 180-degree image), in row-major order, domain
-        ``[0, 1]`` (1 = black).  Use ``problem.setSolver`` before solving.
+        Variables are orbit representatives (the smallest flat index of a
+        cell's orbit under ``symmetry``, see :func:`orbits`), in row-major
+        order, domain ``[0, 1]`` (1 = black).  Use ``problem.setSolver``
+        before solving.
     variables : list of int
         The orbit variables, row-major.
     weights : dict
-        Orbit size (cells) of each variable: 2, or 1 for the centre cell.
+        Orbit size (cells) of each variable: for the 180-degree symmetry 2,
+        or 1 for the centre cell.
 
     Notes
     -----
@@ -305,9 +353,11 @@ def build_problem(
     variable both black and white).  O(rows * cols * min_slot_length)
     constraints.
     """
-    n = rows * cols
-    variables = [i for i in range(n) if i <= n - 1 - i]
-    weights = {v: (1 if v == n - 1 - v else 2) for v in variables}
+    rep = orbits(rows, cols, symmetry)
+    variables = sorted(set(rep))
+    weights = {v: 0 for v in variables}
+    for v in rep:
+        weights[v] += 1
     problem = Problem()
     problem.addVariables(variables, [0, 1])
     seen = set()
@@ -315,7 +365,7 @@ def build_problem(
         for pattern in _run_nogoods(line, min_slot_length, max_slot_length):
             merged: dict[int, int] = {}
             for cell, value in pattern.items():
-                var = min(cell, n - 1 - cell)
+                var = rep[cell]
                 if merged.setdefault(var, value) != value:
                     break  # needs one orbit both black and white: never happens
             else:
@@ -348,7 +398,8 @@ class _DensityOrder:
     likelier.  O(rows + cols) a call.
     """
 
-    def __init__(self, variables, weights, cols, target):
+    def __init__(self, variables, weights, cols, target, rep):
+        self._rep = rep
         self._pos = {v: k for k, v in enumerate(variables)}
         self._variables = variables
         self._weights = weights
@@ -378,7 +429,7 @@ class _DensityOrder:
         count = 0
         i = cell + step
         while count < limit:
-            v = min(i, n - 1 - i)
+            v = self._rep[i]
             value = assignments.get(v)
             if value == 0 or (value is None and 1 not in domains[v]):
                 count += 1
@@ -410,7 +461,8 @@ class _DensityOrder:
         right = self._white_run(variable, 1, cols - 1 - c, assignments, domains)
         hx = self._run_end(left + right, left == c)
         row0 = variable - c
-        if all(assignments.get(row0 + j) == 1 for j in range(c)) and c < 3:
+        rep = self._rep
+        if all(assignments.get(rep[row0 + j]) == 1 for j in range(c)) and c < 3:
             # A bar from the left edge may go on to column 2: it breaks those columns.
             span = range(c, min(3, cols))
         elif left > 0 and 1 <= cols - 1 - c <= 2:
@@ -426,7 +478,7 @@ class _DensityOrder:
             first = c - 1 if left == 0 < c else c
             last = span[-1] if left > 0 and span[-1] == cols - 1 else c
             if any(
-                assignments.get(above + j - c) == 1 == assignments.get(above + j + 1 - c)
+                assignments.get(rep[above + j - c]) == 1 == assignments.get(rep[above + j + 1 - c])
                 for j in range(first, last)
             ):
                 p *= _P_BLOCK
@@ -473,6 +525,7 @@ def generate_patterns(
     *,
     density: float | None = None,
     node_budget: int = DEFAULT_NODE_BUDGET,
+    symmetry: str = "rotational",
 ) -> list[Grid]:
     """Generate ``count`` patterns obeying the American rules, no two alike under symmetry.
 
@@ -497,6 +550,9 @@ def generate_patterns(
         ``min_blacks``.
     node_budget : int
         Nodes one solve may spend before it restarts with fresh randomness.
+    symmetry : str
+        ``"rotational"`` (default: 180 degrees), ``"quarter"`` (90
+        degrees), ``"mirror"`` (left-right) or ``"none"``; see :func:`orbits`.
 
     Returns
     -------
@@ -522,8 +578,9 @@ def generate_patterns(
     """
     _check_args(rows, cols, count, max_blacks, min_blacks, max_slot_length, min_slot_length)
     n = rows * cols
+    rep = orbits(rows, cols, symmetry)
     problem, variables, weights = build_problem(
-        rows, cols, max_blacks, min_blacks, max_slot_length, min_slot_length
+        rows, cols, max_blacks, min_blacks, max_slot_length, min_slot_length, symmetry
     )
     if density is None:
         target = _TYPICAL_DENSITY * n
@@ -531,7 +588,7 @@ def generate_patterns(
         target = max(target, min_blacks + 0.5, 0.0)
     else:
         target = density * n
-    order = _DensityOrder(variables, weights, cols, target)
+    order = _DensityOrder(variables, weights, cols, target, rep)
     master = random.Random(seed)
     seen: set[str] = set()
     grids: list[Grid] = []
@@ -552,7 +609,7 @@ def generate_patterns(
                     f"{min_slot_length}-{max_slot_length} cells long"
                 )
         else:
-            cells = ["#" if solution[min(i, n - 1 - i)] else "." for i in range(n)]
+            cells = ["#" if solution[rep[i]] else "." for i in range(n)]
             candidate = Grid(rows, cols, cells)
             key = canonical(candidate)
             if key not in seen and "." in key:

@@ -16,6 +16,7 @@ from pipeline.patterns import (
     RandomizedSolver,
     build_problem,
     generate_patterns,
+    orbits,
     write_patterns,
 )
 
@@ -214,3 +215,39 @@ def test_randomized_solver_budget_and_exhaustion():
     problem.addConstraint(lambda x, y: x + y == 3, ["x", "y"])
     assert problem.getSolution() is None
     assert not small.gave_up
+
+
+@pytest.mark.parametrize(
+    "symmetry,size",
+    [("rotational", (9, 9)), ("quarter", (9, 9)), ("quarter", (10, 10)), ("mirror", (9, 11)), ("none", (8, 10))],
+)
+def test_every_symmetry_holds_with_the_run_rules(symmetry, size):
+    rows, cols = size
+    grids = generate_patterns(rows, cols, 12, seed=3, max_blacks=30, symmetry=symmetry)
+    assert len(grids) == 12
+    for g in grids:
+        rows_text = g.row_strings()
+        turned = ["".join(rows_text[rows - 1 - r][c] for r in range(rows)) for c in range(cols)]  # 90 degrees
+        if symmetry == "rotational":
+            assert rows_text == [r[::-1] for r in rows_text[::-1]]
+        elif symmetry == "quarter":
+            assert turned == rows_text
+        elif symmetry == "mirror":
+            assert rows_text == [r[::-1] for r in rows_text]
+        lengths = runs(g)
+        assert min(lengths) >= 3 and max(lengths) <= 15 and g.black_count() <= 30
+    if symmetry == "none":
+        # Free patterns are not all symmetric by accident.
+        assert any(g.row_strings() != [r[::-1] for r in g.row_strings()[::-1]] for g in grids)
+
+
+def test_orbits_are_the_symmetry_group_orbits():
+    for rows, cols, symmetry, group in [(5, 5, "quarter", 4), (4, 6, "rotational", 2), (4, 5, "mirror", 2)]:
+        rep = orbits(rows, cols, symmetry)
+        assert all(rep[rep[i]] == rep[i] <= i for i in range(rows * cols))
+        sizes = {r: rep.count(r) for r in set(rep)}
+        assert max(sizes.values()) == group
+    with pytest.raises(InputError):
+        orbits(4, 5, "quarter")
+    with pytest.raises(InputError):
+        orbits(4, 4, "diagonal")
