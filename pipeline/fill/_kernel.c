@@ -37,13 +37,15 @@
  * (forward checking), it just narrows nothing itself until it is small.
  * On the benchmark grids that costs fewer nodes, not more, and a fifth to
  * half of the instructions of full arc consistency; slots of one word are
- * always counted, so every fill is consistent.  Search: the unassigned slot with the fewest candidates per
- * failure weight (dom/wdeg); among its `look` best-scored candidates the
- * one leaving its crossings the most room (sum of log2 of the crossing
- * candidates that agree), plus seeded noise below one unit; two-way
- * branching (take the word / remove it), so a run that ends without a fill
- * has exhausted the space.  Runs restart after first_cutoff * 1.5^k
- * failures, keeping the weights.
+ * always counted, so every fill is consistent.
+ *
+ * Search: the unassigned slot with the fewest candidates per failure weight
+ * (dom/wdeg); among its `look` best-scored candidates the one leaving its
+ * crossings the most room (sum of log2 of the crossing candidates that
+ * agree), plus seeded noise below one unit; two-way branching (take the
+ * word / remove it), so a run that ends without a fill has exhausted the
+ * space.  Runs restart after first_cutoff * 1.5^k failures, keeping the
+ * weights.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -148,7 +150,6 @@ typedef struct {
     int32_t **cnt;   /* cnt[s][pos * 26 + letter]: candidates with letter at pos */
     uint32_t **sm;   /* sm[s][pos]: letters with cnt > 0 (the slot's support) */
     char *exact;     /* cnt and sm kept (else sm is every letter) */
-    int exact_max;   /* slots with more candidates than this are not counted */
     u64 *scratch;    /* words removed by one narrowing */
     double *weight;
     int *stamp;      /* level at which dom[s] was last saved */
@@ -163,7 +164,7 @@ typedef struct {
     size_t ncounts, capcounts;
     uint32_t *cset_stack;  /* ncells per level */
     size_t *level_saved;   /* nsaved at level start */
-    int level, maxlevel;
+    int level;
     int stampgen;
     /* queue */
     int *queue, qn;
@@ -173,7 +174,6 @@ typedef struct {
     long long nodes, fails, restarts, max_nodes, cutoff;
     double deadline;
     int look;
-    int alloc_failed;
 } State;
 
 static double now(void) {
@@ -195,33 +195,27 @@ static inline u64 *mask(WordsObject *w, int pos, int letter) {
     return w->masks + ((size_t)pos * 26 + letter) * w->nw;
 }
 
+/* Room for `more` items of `size` bytes in *buf (holding `used` of `*cap`). */
+static int reserve(void **buf, size_t *cap, size_t used, size_t more, size_t size) {
+    if (used + more <= *cap) return 0;
+    size_t want = (*cap + more) * 2 + 64;
+    void *p = realloc(*buf, want * size);
+    if (!p) return -1;
+    *buf = p;
+    *cap = want;
+    return 0;
+}
+
 /* Save dom[s] once per level before it changes. */
 static int save(State *st, int s) {
     if (st->stamp[s] == st->stampgen) return 0;
     st->stamp[s] = st->stampgen;
     int n = st->hi[s] - st->lo[s];
-    if (st->nsaved == st->capsaved) {
-        size_t cap = st->capsaved * 2 + 64;
-        Saved *p = realloc(st->saved, cap * sizeof(Saved));
-        if (!p) return -1;
-        st->saved = p;
-        st->capsaved = cap;
-    }
-    if (st->nbits + n > st->capbits) {
-        size_t cap = (st->capbits + n) * 2 + 1024;
-        u64 *p = realloc(st->bits, cap * sizeof(u64));
-        if (!p) return -1;
-        st->bits = p;
-        st->capbits = cap;
-    }
-    size_t nc = (size_t)st->len[s] * 27;
-    if (st->ncounts + nc > st->capcounts) {
-        size_t cap = (st->capcounts + nc) * 2 + 1024;
-        int32_t *p = realloc(st->counts, cap * sizeof(int32_t));
-        if (!p) return -1;
-        st->counts = p;
-        st->capcounts = cap;
-    }
+    size_t nc = (size_t)st->len[s] * 27; /* cnt, then sm */
+    if (reserve((void **)&st->saved, &st->capsaved, st->nsaved, 1, sizeof(Saved)) < 0 ||
+        reserve((void **)&st->bits, &st->capbits, st->nbits, n, sizeof(u64)) < 0 ||
+        reserve((void **)&st->counts, &st->capcounts, st->ncounts, nc, sizeof(int32_t)) < 0)
+        return -1;
     memcpy(st->counts + st->ncounts, st->cnt[s], st->len[s] * 26 * sizeof(int32_t));
     memcpy(st->counts + st->ncounts + st->len[s] * 26, st->sm[s], st->len[s] * sizeof(uint32_t));
     Saved *sv = &st->saved[st->nsaved++];
@@ -307,7 +301,7 @@ static void recount(State *st, int s) {
 
 /* Counted if small enough, else supporting every letter (see the top). */
 static void refresh(State *st, int s) {
-    if (st->count[s] <= st->exact_max) {
+    if (st->count[s] <= EXACT_MAX) {
         st->exact[s] = 1;
         recount(st, s);
     } else {
@@ -316,19 +310,23 @@ static void refresh(State *st, int s) {
     }
 }
 
-/* Take the words of rem[lo..hi) out of cnt[s] and sm[s]. */
-static void uncount(State *st, int s, const u64 *rem, int lo, int hi) {
+/* Take word k out of cnt[s] and sm[s]. */
+static inline void uncount_word(State *st, int s, int k) {
     int L = st->len[s];
     int32_t *c = st->cnt[s];
     uint32_t *sm = st->sm[s];
-    const uint8_t *letters = st->W[s]->letters;
+    const uint8_t *code = st->W[s]->letters + (size_t)k * L;
+    for (int p = 0; p < L; p++)
+        if (--c[p * 26 + code[p]] == 0) sm[p] &= ~(1u << code[p]);
+}
+
+/* Take the words of rem[lo..hi) out of cnt[s] and sm[s]. */
+static void uncount(State *st, int s, const u64 *rem, int lo, int hi) {
     for (int i = lo; i < hi; i++) {
         u64 x = rem[i];
         while (x) {
-            const uint8_t *code = letters + (size_t)(i * 64 + __builtin_ctzll(x)) * L;
+            uncount_word(st, s, i * 64 + __builtin_ctzll(x));
             x &= x - 1;
-            for (int p = 0; p < L; p++)
-                if (--c[p * 26 + code[p]] == 0) sm[p] &= ~(1u << code[p]);
         }
     }
 }
@@ -390,14 +388,10 @@ static int remove_word(State *st, int u, int k) {
     d[i] &= ~b;
     if (--st->count[u] == 0) return -1;
     tighten(st, u);
-    if (!st->exact[u]) {
+    if (st->exact[u])
+        uncount_word(st, u, k);
+    else
         refresh(st, u);
-        return 1;
-    }
-    int L = st->len[u];
-    const uint8_t *code = st->W[u]->letters + (size_t)k * L;
-    for (int p = 0; p < L; p++)
-        if (--st->cnt[u][p * 26 + code[p]] == 0) st->sm[u][p] &= ~(1u << code[p]);
     return 1;
 }
 
@@ -486,7 +480,8 @@ static void check_counts(State *st) {
                 if (c[p * 26 + l]) m |= 1u << l;
             if (st->exact[s] && m != st->sm[s][p]) fprintf(stderr, "slot %d: support wrong\n", s);
             if ((m & st->cset[st->cell[s][p]]) != m) fprintf(stderr, "slot %d pos %d: word letter not in cell\n", s, p);
-            if (st->exact[s] && (m & st->cset[st->cell[s][p]]) != st->cset[st->cell[s][p]]) fprintf(stderr, "node %lld slot %d len %d count %d exact %d pos %d: cell letter unsupported cs %x m %x sm %x cross %d/%d count %d\n", st->nodes, s, L, st->count[s], st->exact[s], p, st->cset[st->cell[s][p]], m, st->sm[s][p], st->cross[s][p], st->crosspos[s][p], st->cross[s][p] >= 0 ? st->count[st->cross[s][p]] : -1);
+            if (st->exact[s] && (m & st->cset[st->cell[s][p]]) != st->cset[st->cell[s][p]])
+                fprintf(stderr, "node %lld slot %d pos %d: a cell letter no candidate has\n", st->nodes, s, p);
         }
     }
 }
@@ -706,7 +701,6 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     for (int s = 0; s < ns; s++)
         if (st.W[s]->nw > maxnw) maxnw = st.W[s]->nw;
     CALLOC(st.scratch, maxnw);
-    st.exact_max = EXACT_MAX;
     /* initial domains: the allowed prefix, minus banned words, minus words
      * with a letter their cell does not allow */
     for (int s = 0; s < ns; s++) {
