@@ -40,7 +40,8 @@ def fill_best(
     Returns
     -------
     FillResult
-        The best fill (``status`` filled) with ``rounds`` (fills made) and
+        The best fill (``status`` filled) with ``rounds`` (fill attempts,
+        the last one the one that stopped the search) and
         ``bound`` (the first floor at which the grid proved unfillable, or
         None) in ``extra``; or the first round's result when nothing filled.
 
@@ -50,8 +51,8 @@ def fill_best(
     >>> from pipeline.model.grid import parse_grid
     >>> idx = WordIndex({"AB": 10, "CD": 10, "AC": 10, "BD": 10, "XY": 90, "ZW": 90, "XZ": 90, "YW": 90})
     >>> r = fill_best(parse_grid("..\\n.."), idx, timeout=5)
-    >>> r.min_entry_score, r.extra["rounds"]
-    (90, 2)
+    >>> r.min_entry_score, r.extra["rounds"], r.extra["bound"] > 90
+    (90, 3, True)
     """
     start = time.perf_counter()
     deadline = start + timeout
