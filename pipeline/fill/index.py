@@ -1,11 +1,12 @@
 """The word-list index: words as bits, by (length, position, letter).
 
 For each length the words are sorted best score first and numbered; word
-``k`` is bit ``k`` of a Python int.  ``masks[pos][letter]`` is the set of
+``k`` is bit ``k`` of a bitset, and ``masks[pos][letter]`` is the set of
 words with ``letter`` at ``pos``, so a slot's candidates for a pattern are
 one AND per fixed letter, and whether a letter can stand in a cell is one
-AND and a test for zero.  Python ints are arbitrary-size bitsets whose AND,
-OR and popcount run in C, which is what makes a pure-Python filler fast.
+AND and a test for zero.  The filler's C kernel keeps these bitsets as
+arrays (``kernel``); the word-square counter uses them as Python ints
+(``masks``, made on first use), whose AND, OR and popcount run in C.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ._kernel import Words
 __all__ = ["LengthIndex", "WordIndex", "load_index", "LETTERS"]
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_CACHE_VERSION = 2
+_CACHE_VERSION = 3
 
 
 class LengthIndex:
@@ -34,17 +35,18 @@ class LengthIndex:
     words : list of str
         Best score first, ties by word.
     scores : list of float
-    masks : list of list of int
-        ``masks[pos][letter]``: the words with that letter (0-25) at ``pos``.
-    codes : list of tuple of int
-        ``codes[k][pos]`` is the letter bit ``1 << letter`` of word ``k``.
+    position : dict
+        Word to its number.
     kernel : Words
-        The same words for the C search kernel.
+        The words for the C search kernel, which keeps its own bitsets.
+    masks : list of list of int
+        ``masks[pos][letter]``: the words with that letter (0-25) at ``pos``,
+        as Python ints (for the word-square counter; made on first use).
     full : int
         All words.
     """
 
-    __slots__ = ("length", "words", "scores", "masks", "codes", "full", "position", "kernel")
+    __slots__ = ("length", "words", "scores", "position", "kernel", "_masks")
 
     def __init__(self, length: int, scored: list[tuple[str, float]]):
         scored = sorted(scored, key=lambda ws: (-ws[1], ws[0]))
@@ -52,30 +54,34 @@ class LengthIndex:
         self.words = [w for w, _ in scored]
         self.scores = [s for _, s in scored]
         self.position = {w: k for k, w in enumerate(self.words)}
-        # Build each mask from a list of bit positions: one int per mask,
-        # made once, instead of OR-ing 100k single bits into a growing int.
-        members = [[[] for _ in range(26)] for _ in range(length)]
-        codes = []
-        for k, w in enumerate(self.words):
-            code = []
-            for pos, ch in enumerate(w):
-                letter = ord(ch) - 65
-                members[pos][letter].append(k)
-                code.append(1 << letter)
-            codes.append(tuple(code))
-        self.codes = codes
-        self.masks = [[_bits(m) for m in per_pos] for per_pos in members]
-        self.full = (1 << len(self.words)) - 1
         self.kernel = _kernel_words(length, self.words)
+        self._masks = None
 
     def __getstate__(self):
-        # The kernel's copy is rebuilt when loaded, never pickled.
-        return {k: getattr(self, k) for k in self.__slots__ if k != "kernel"}
+        # The kernel's copy is rebuilt when loaded, the masks when used.
+        return {k: getattr(self, k) for k in ("length", "words", "scores", "position")}
 
     def __setstate__(self, state):
         for k, v in state.items():
             setattr(self, k, v)
         self.kernel = _kernel_words(self.length, self.words)
+        self._masks = None
+
+    @property
+    def masks(self) -> list[list[int]]:
+        if self._masks is None:
+            # Each mask from a list of bit positions: one int per mask, made
+            # once, instead of OR-ing 100k single bits into a growing int.
+            members = [[[] for _ in range(26)] for _ in range(self.length)]
+            for k, w in enumerate(self.words):
+                for pos, ch in enumerate(w):
+                    members[pos][ord(ch) - 65].append(k)
+            self._masks = [[_bits(m) for m in per_pos] for per_pos in members]
+        return self._masks
+
+    @property
+    def full(self) -> int:
+        return (1 << len(self.words)) - 1
 
     def __len__(self) -> int:
         return len(self.words)

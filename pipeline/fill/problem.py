@@ -27,8 +27,6 @@ class FillProblem:
         is the slot crossing there (``-1`` if none) and ``tpos`` its position.
     given : dict
         ``{cell: letter}`` for letters already in the grid.
-    by_length : dict
-        ``{length: [slot, ...]}``: the slots that could repeat a word.
     """
 
     def __init__(self, grid: Grid):
@@ -51,9 +49,6 @@ class FillProblem:
         self.crossings = crossings
         self.owner = owner
         self.given = {i: ch for i, ch in enumerate(grid.cells) if ch not in (BLACK, EMPTY)}
-        self.by_length: dict[int, list[int]] = {}
-        for s, n in enumerate(self.lengths):
-            self.by_length.setdefault(n, []).append(s)
         # Single white cells in no slot at all (a 1x1 island) cannot be filled.
         self.orphans = [i for i, ch in enumerate(grid.cells) if ch != BLACK and i not in owner]
 
