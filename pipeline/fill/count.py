@@ -37,6 +37,7 @@ from __future__ import annotations
 import time
 
 from ..model.grid import BLACK, EMPTY, Grid
+from ..model.symmetry import transpose
 from .index import LETTERS, LengthIndex, WordIndex
 from .problem import FillProblem
 
@@ -192,8 +193,8 @@ def iter_fills(
         fills = engine.fills()
     for g in fills:
         if transpose_once:
-            t = _transpose(g)
-            if t is not None and t.cells != g.cells and _is_fill(grid, t, index, dw, distinct_letters):
+            t = transpose(g)  # a rectangle's is no fill of the grid: _is_fill checks the shape
+            if t.cells != g.cells and _is_fill(grid, t, index, dw, distinct_letters):
                 if t.row_strings() < g.row_strings():
                     continue
         yield g
@@ -296,13 +297,6 @@ def _letter_sets(li: LengthIndex):
 
 def _distinct_letter_words(li: LengthIndex, sets) -> int:
     return _bitset([k for k, s in enumerate(sets) if s.bit_count() == li.length])
-
-
-def _transpose(g: Grid) -> Grid | None:
-    if g.rows != g.cols:
-        return None
-    n = g.rows
-    return Grid(n, n, [g.cells[c * n + r] for r in range(n) for c in range(n)])
 
 
 def _is_fill(grid: Grid, filled: Grid, index: WordIndex, dw: bool, dl: bool) -> bool:
@@ -1122,7 +1116,7 @@ class _Slots:
         lengths = p.lengths
         crossings = p.crossings
         cells = p.cells
-        codes, lsets, rm = self.codes, self.sets, self.rm
+        codes, rm = self.codes, self.rm
         deadline = self.deadline
 
         def letters_used(fixed):

@@ -22,6 +22,7 @@ import time
 from constraint import AllDifferentConstraint, FunctionConstraint, Problem
 
 from ..model.grid import BLACK, EMPTY, Grid
+from ..model.symmetry import transpose
 from .index import WordIndex
 
 __all__ = ["constraint_fill", "constraint_count", "constraint_fills"]
@@ -104,8 +105,8 @@ def constraint_fills(
         return
     found = {g.to_text(): g for g in fills}
     for text, g in found.items():
-        t = _transpose(g)
-        if t is not None and t.to_text() in found and t.row_strings() < g.row_strings():
+        t = transpose(g)
+        if t.to_text() in found and t.row_strings() < g.row_strings():
             continue
         yield g
 
@@ -131,13 +132,6 @@ def constraint_count(
     the search itself is exponential in the number of slots.
     """
     return sum(1 for _ in constraint_fills(grid, words, distinct_words, transpose_once, distinct_letters))
-
-
-def _transpose(g: Grid) -> Grid | None:
-    if g.rows != g.cols:
-        return None
-    n = g.rows
-    return Grid(n, n, [g.cells[c * n + r] for r in range(n) for c in range(n)])
 
 
 class _Model:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from .grid import Grid
 
-__all__ = ["images", "canonical", "diversity"]
+__all__ = ["images", "canonical", "diversity", "transpose"]
 
 # Above this many patterns the diversity is the mean over a fixed, seeded
 # sample of pairs instead of all of them.
@@ -25,7 +25,8 @@ _EXACT_PAIRS = 500_000
 _SAMPLE_PAIRS = 200_000
 
 
-def _transpose(g: Grid) -> Grid:
+def transpose(g: Grid) -> Grid:
+    """Rows read as columns (letters kept); a ``rows x cols`` grid becomes ``cols x rows``."""
     return Grid(g.cols, g.rows, [g.cells[r * g.cols + c] for c in range(g.cols) for r in range(g.rows)])
 
 
@@ -53,7 +54,7 @@ def images(grid: Grid) -> list[Grid]:
     base = [grid, _mirror(grid), _flip(grid), _mirror(_flip(grid))]
     if grid.rows != grid.cols:
         return base
-    return base + [_transpose(g) for g in base]
+    return base + [transpose(g) for g in base]
 
 
 def canonical(grid: Grid) -> str:
