@@ -15,7 +15,7 @@ from collections import Counter
 
 from .model.errors import InputError
 from .model.fileio import atomic_write
-from .model.grid import Grid
+from .model.grid import Grid, grid_lines
 from .model.hexcodec import encode_grid, read_pattern_file
 
 __all__ = ["STATS_COLUMNS", "BOUNDABLE", "pattern_stats", "check_pattern", "filter_patterns", "parse_bound"]
@@ -157,17 +157,11 @@ def pattern_stats(grid: Grid) -> dict:
         "unchecked": unchecked,
         "cheaters": _cheaters(grid),
         "max_black_run": max(
-            (n for line in _lines_of(grid) for n in _runs([grid.is_black(i) for i in line])), default=0
+            (n for line in grid_lines(grid.rows, grid.cols) for n in _runs([grid.is_black(i) for i in line])),
+            default=0,
         ),
         "lengths": ",".join(f"{k}:{hist[k]}" for k in sorted(hist)),
     }
-
-
-def _lines_of(grid: Grid):
-    for r in range(grid.rows):
-        yield [r * grid.cols + c for c in range(grid.cols)]
-    for c in range(grid.cols):
-        yield [r * grid.cols + c for r in range(grid.rows)]
 
 
 def parse_bound(text: str) -> tuple[str, float | None, float | None]:

@@ -13,7 +13,7 @@ from typing import Iterable
 
 from .errors import InputError
 
-__all__ = ["BLACK", "EMPTY", "Grid", "Slot", "parse_grid"]
+__all__ = ["BLACK", "EMPTY", "Grid", "Slot", "parse_grid", "grid_lines"]
 
 BLACK = "#"
 EMPTY = "."
@@ -160,6 +160,19 @@ class Grid:
 
     def words(self) -> list[str]:
         return [self.word(s) for s in self.slots()]
+
+
+def grid_lines(rows: int, cols: int) -> list[list[int]]:
+    """Every row, then every column, as a list of flat cell indices.
+
+    Examples
+    --------
+    >>> grid_lines(2, 3)
+    [[0, 1, 2], [3, 4, 5], [0, 3], [1, 4], [2, 5]]
+    """
+    across = [[r * cols + c for c in range(cols)] for r in range(rows)]
+    down = [[r * cols + c for r in range(rows)] for c in range(cols)]
+    return across + down
 
 
 def _find_slots(rows: int, cols: int, cells: list[str]) -> list[Slot]:
