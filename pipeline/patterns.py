@@ -43,7 +43,7 @@ from collections.abc import Callable, Hashable, Sequence
 from constraint import Constraint, MaxSumConstraint, MinSumConstraint, Problem, Solver
 
 from .model.errors import InputError
-from .model.grid import Grid
+from .model.grid import Grid, grid_lines
 from .model.hexcodec import write_pattern_file
 from .model.symmetry import canonical
 
@@ -256,13 +256,6 @@ def _shuffled(variable, values, assignments, domains, rng):
     return values
 
 
-def _lines(rows: int, cols: int) -> list[list[int]]:
-    """Every row and every column as a list of flat cell indices."""
-    across = [[r * cols + c for c in range(cols)] for r in range(rows)]
-    down = [[r * cols + c for r in range(rows)] for c in range(cols)]
-    return across + down
-
-
 def _run_nogoods(line: list[int], min_len: int, max_len: int):
     """Forbidden cell assignments (cell -> 1 black / 0 white) along one line.
 
@@ -361,7 +354,7 @@ def build_problem(
     problem = Problem()
     problem.addVariables(variables, [0, 1])
     seen = set()
-    for line in _lines(rows, cols):
+    for line in grid_lines(rows, cols):
         for pattern in _run_nogoods(line, min_slot_length, max_slot_length):
             merged: dict[int, int] = {}
             for cell, value in pattern.items():
@@ -425,7 +418,6 @@ class _DensityOrder:
         A cell is sure to be white when it is assigned white or forward
         checking has hidden black from its domain.
         """
-        n = self._n
         count = 0
         i = cell + step
         while count < limit:
