@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from .model.errors import InputError
+from .model.symmetry import SYMMETRIES
 
 __all__ = ["main", "build_parser"]
 
@@ -216,16 +217,9 @@ def _fill_other(grid, index, args):
     seconds = time.perf_counter() - start
     if filled is None:
         return FillResult(UNFILLABLE, seconds=seconds)
-    words = filled.words()
-    scores = [index.score(w) for w in words]
-    return FillResult(
-        FILLED,
-        grid=filled,
-        seconds=seconds,
-        score=sum(scores) / len(scores) if scores else None,
-        min_entry_score=min(scores) if scores else None,
-        words=words,
-    )
+    result = FillResult(FILLED, seconds=seconds)
+    result.add_fill(filled, index)
+    return result
 
 
 def _cmd_count(args) -> int:
@@ -364,7 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-slot-length", type=int, default=15)
     s.add_argument(
         "--symmetry",
-        choices=["rotational", "quarter", "mirror", "none"],
+        choices=SYMMETRIES,
         default="rotational",
         help="180-degree (American, default), 90-degree, left-right mirror, or none",
     )

@@ -45,7 +45,7 @@ from constraint import Constraint, MaxSumConstraint, MinSumConstraint, Problem, 
 from .model.errors import InputError
 from .model.grid import Grid, grid_lines
 from .model.hexcodec import write_pattern_file
-from .model.symmetry import canonical
+from .model.symmetry import SYMMETRIES, canonical
 
 __all__ = [
     "generate_patterns",
@@ -57,9 +57,6 @@ __all__ = [
     "RandomizedSolver",
     "DEFAULT_NODE_BUDGET",
 ]
-
-#: The symmetries a pattern may have (see :func:`orbits`).
-SYMMETRIES = ("rotational", "quarter", "mirror", "none")
 
 #: Nodes (value assignments tried) one solve may spend before it gives up.
 DEFAULT_NODE_BUDGET = 4000

@@ -80,6 +80,15 @@ class FillResult:
             "words": self.words,
         }
 
+    def add_fill(self, grid: Grid, index: WordIndex) -> None:
+        """Record ``grid`` as the fill: its words, their mean score and the weakest."""
+        words = grid.words()
+        scores = [index.score(w) for w in words]
+        self.grid = grid
+        self.words = words
+        self.score = sum(scores) / len(scores) if scores else None
+        self.min_entry_score = min(scores) if scores else None
+
 
 class Filler:
     """Fill one grid from one index.
@@ -163,13 +172,8 @@ class Filler:
                 for cell, ch in zip(slot_cells, li.words[k]):
                     cells_out[cell] = ch
             grid = Grid(p.grid.rows, p.grid.cols, cells_out)
-            words = [grid.word(s) for s in p.slots]
-            check_fill(grid, words, p, self.index, self.exclude)
-            scores = [self.index.score(w) for w in words]
-            r.grid = grid
-            r.words = words
-            r.score = sum(scores) / len(scores) if scores else None
-            r.min_entry_score = min(scores) if scores else None
+            check_fill(grid, grid.words(), p, self.index, self.exclude)
+            r.add_fill(grid, self.index)
         return r
 
 

@@ -17,7 +17,11 @@ from collections.abc import Sequence
 
 from .grid import Grid
 
-__all__ = ["images", "canonical", "diversity", "transpose"]
+__all__ = ["SYMMETRIES", "images", "canonical", "diversity", "transpose"]
+
+#: The symmetries a generated pattern may have (see pipeline.patterns.orbits):
+#: 180 degrees (American), 90 degrees (4-fold), a left-right mirror, none.
+SYMMETRIES = ("rotational", "quarter", "mirror", "none")
 
 # Above this many patterns the diversity is the mean over a fixed, seeded
 # sample of pairs instead of all of them.
