@@ -15,16 +15,14 @@ then reports:
 * of the first ``--fill`` passing patterns, how many the filler fills
   within 10 s with the default word list (goal: 95%).
 
-The word list is built with ``xw lexicon`` into a temporary folder when
-the default one is missing.  Timings on the shared 2-core machine are noisy.
+The default word list is built with ``xw lexicon`` when it is missing (as
+``bench/fill.py`` does).  Timings on the shared 2-core machine are noisy.
 """
 
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -39,20 +37,11 @@ from pipeline.filter import check_pattern, pattern_stats  # noqa: E402
 from pipeline.model.symmetry import canonical, diversity  # noqa: E402
 from pipeline.patterns import generate_patterns  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from fill import DEFAULT_COUNT_LIST, count_wordlist  # noqa: E402  (bench/fill.py: builds our list if missing)
+
 RATE_GOAL = 1000  # passing 15x15 patterns a second, one core
 FILL_GOAL = 0.95  # share of default patterns filled within 10 s
-
-
-def _wordlist(path: Path | None, work: Path) -> Path:
-    if path is not None:
-        return path
-    default = ROOT / "outputs" / "lexicon" / "wordlist.txt"
-    if default.exists():
-        return default
-    print("[bench] building the default word list with `xw lexicon` ...", file=sys.stderr, flush=True)
-    xw = Path(sys.executable).with_name("xw")
-    subprocess.run([str(xw), "lexicon", "--out", str(work)], check=True)
-    return work / "wordlist.txt"
 
 
 def main() -> int:
@@ -61,7 +50,7 @@ def main() -> int:
     ap.add_argument("--fill", type=int, default=40, help="passing patterns to try to fill")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--symmetry", default=None, help="default: the config's")
-    ap.add_argument("--wordlist", type=Path, help="WORD;score list (default: outputs/lexicon/wordlist.txt)")
+    ap.add_argument("--wordlist", type=Path, default=DEFAULT_COUNT_LIST, help="WORD;score list (default: ours)")
     args = ap.parse_args()
     cfg = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
     size = cfg["grid_size"]
@@ -82,13 +71,15 @@ def main() -> int:
     ]
     distinct = len({canonical(g) for g in grids}) == len(grids)
 
-    with tempfile.TemporaryDirectory(prefix="xw-bench-patterns-") as tmp:
-        index = load_index(_wordlist(args.wordlist, Path(tmp)))
-        tried = passing[: args.fill]
-        filled = 0
-        for k, g in enumerate(tried):
-            r = Filler(g, index, seed=k).fill(timeout=10.0)
-            filled += r.status == FILLED
+    wordlist, note = count_wordlist(args.wordlist)
+    if wordlist is None:
+        raise SystemExit(f"bench/patterns.py: {note}")
+    index = load_index(wordlist)
+    tried = passing[: args.fill]
+    filled = 0
+    for k, g in enumerate(tried):
+        r = Filler(g, index, seed=k).fill(timeout=10.0)
+        filled += r.status == FILLED
 
     rate_raw = len(grids) / cpu
     rate_pass = len(passing) / cpu
