@@ -30,7 +30,7 @@ from .errors import InputError
 from .graph import components, cut_cells
 from .grid import Grid
 
-__all__ = ["Rules", "STYLES", "RULE_NAMES", "style_rules", "rule_violations", "cell_name"]
+__all__ = ["Rules", "STYLES", "RULE_NAMES", "style_rules", "parse_rule_option", "rule_violations", "cell_name"]
 
 _SYMMETRIES = ("rotational", "quarter", "mirror", "none")
 
@@ -161,6 +161,37 @@ def style_rules(style: str, rows: int, cols: int, overrides: dict | None = None,
     rules = Rules(**values)
     _check_consistent(rules, rows, cols, where)
     return rules
+
+
+def parse_rule_option(text: str) -> tuple[str, object]:
+    """``"NAME=VALUE"`` (the command line's ``--rule``) as ``(name, value)``.
+
+    ``VALUE`` is ``null``/``none`` (rule off), ``true``/``false``, a whole
+    number, a decimal, or a word (a symmetry).  The value is checked by
+    :func:`style_rules`.
+
+    Examples
+    --------
+    >>> parse_rule_option("max_words=72"), parse_rule_option("max_slot_length=null")
+    (('max_words', 72), ('max_slot_length', None))
+    >>> parse_rule_option("no_cut_cell=false"), parse_rule_option("min_checked_share=0.5")
+    (('no_cut_cell', False), ('min_checked_share', 0.5))
+    """
+    name, eq, raw = text.partition("=")
+    name, raw = name.strip(), raw.strip()
+    if not eq or not name or not raw:
+        raise InputError(f"rule {text!r}: write NAME=VALUE, e.g. max_words=72 or max_slot_length=null")
+    low = raw.lower()
+    if low in ("null", "none"):
+        return name, None
+    if low in ("true", "false"):
+        return name, low == "true"
+    for kind in (int, float):
+        try:
+            return name, kind(raw)
+        except ValueError:
+            pass
+    return name, raw
 
 
 def _checked_value(key, value, where):
