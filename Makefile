@@ -29,7 +29,7 @@ bench: setup tex
 setup: $(STAMP)
 
 # Reinstalled (and the C kernel recompiled) when any of these change.
-$(STAMP): pyproject.toml setup.py pipeline/fill/_kernel.c
+$(STAMP): pyproject.toml setup.py pipeline/fill/_kernel.c pipeline/patterns/_kernel.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'

@@ -28,6 +28,19 @@ PDF = {
     "latex": f"{OUT}/books/book-{{book}}.latex.pdf",
 }
 RENDERER = {"": "reportlab", ".latex": "latex"}
+ROWS = config["grid_rows"] or config["grid_size"]
+COLS = config["grid_cols"] or config["grid_size"]
+STYLE = config["pattern_style"]
+
+
+def _rule_value(v):
+    return "null" if v is None else str(v).lower() if isinstance(v, bool) else v
+
+
+# The style's rules as changed in the config: --style S --rule NAME=VALUE ...
+RULES = f"--style {STYLE} " + " ".join(
+    f"--rule {k}={_rule_value(v)}" for k, v in ((config["pattern_rules"] or {}).get(STYLE) or {}).items()
+)
 
 
 rule all:
@@ -57,46 +70,43 @@ rule patterns:
     output:
         f"{OUT}/patterns/raw/{{shard}}.hex",
     params:
-        size=config["grid_size"],
         per_shard=config["patterns_per_shard"],
         seed=config["seed"],
-        max_blacks=config["max_blacks"],
-        min_blacks=config["min_blacks"],
-        max_slot=config["max_slot_length"],
-        symmetry=config["symmetry"],
+        rules=RULES,
     log:
         f"{OUT}/logs/patterns/{{shard}}.log",
     benchmark:
         f"{OUT}/benchmarks/patterns/{{shard}}.tsv"
     shell:
-        "xw patterns --size {params.size} --count {params.per_shard} --seed {params.seed}"
-        " --shard {wildcards.shard} --max-blacks {params.max_blacks} --min-blacks {params.min_blacks}"
-        " --max-slot-length {params.max_slot} --symmetry {params.symmetry} --out {output} > {log} 2>&1"
+        "xw patterns --rows {ROWS} --cols {COLS} --count {params.per_shard} --seed {params.seed}"
+        " --shard {wildcards.shard} {params.rules} --out {output} > {log} 2>&1"
 
 
 rule connectivity:
     input:
         f"{OUT}/patterns/raw/{{shard}}.hex",
     output:
-        f"{OUT}/patterns/connected/{{shard}}.hex",
+        patterns=f"{OUT}/patterns/connected/{{shard}}.hex",
+        report=f"{OUT}/patterns/connected/{{shard}}.dropped.tsv",
+    params:
+        rules=RULES,
     log:
         f"{OUT}/logs/connectivity/{{shard}}.log",
     benchmark:
         f"{OUT}/benchmarks/connectivity/{{shard}}.tsv"
     shell:
-        "xw connectivity {input} --out {output} > {log} 2>&1"
+        "xw connectivity {input} --out {output.patterns} {params.rules} --report {output.report} > {log} 2>&1"
 
 
 rule filter:
     input:
-        f"{OUT}/patterns/connected/{{shard}}.hex",
+        patterns=f"{OUT}/patterns/connected/{{shard}}.hex",
+        wordlist=WORDLIST,
     output:
         patterns=f"{OUT}/patterns/filtered/{{shard}}.hex",
         stats=f"{OUT}/patterns/stats/{{shard}}.tsv",
     params:
-        max_words=config["max_words"],
-        min_words=config["min_words"],
-        max_blacks=config["max_blacks"],
+        rules=RULES,
         bounds=lambda w: " ".join(
             f"--bound {stat}={b.get('min', '')}:{b.get('max', '')}" for stat, b in config["pattern_bounds"].items()
         ),
@@ -105,9 +115,8 @@ rule filter:
     benchmark:
         f"{OUT}/benchmarks/filter/{{shard}}.tsv"
     shell:
-        "xw filter {input} --out {output.patterns} --stats {output.stats}"
-        " --max-words {params.max_words} --min-words {params.min_words}"
-        " --max-blacks {params.max_blacks} {params.bounds} > {log} 2>&1"
+        "xw filter {input.patterns} --out {output.patterns} --stats {output.stats}"
+        " {params.rules} --wordlist {input.wordlist} {params.bounds} > {log} 2>&1"
 
 
 rule encode:

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from .model.errors import InputError
+from .model.rules import STYLES
 from .model.symmetry import SYMMETRIES
 
 __all__ = ["main", "build_parser"]
@@ -52,6 +53,7 @@ def _cmd_lexicon(args) -> int:
 # -- stages 1-4 ---------------------------------------------------------------
 def _cmd_patterns(args) -> int:
     from .model.hexcodec import encode_grid
+    from .model.rules import parse_rule_option, style_rules
     from .model.seeds import derive_seed
     from .patterns import generate_patterns, write_patterns
 
@@ -59,18 +61,13 @@ def _cmd_patterns(args) -> int:
     cols = args.cols or args.size
     if not rows or not cols:
         raise InputError("give --size N, or --rows R and --cols C")
+    overrides = dict(parse_rule_option(r) for r in args.rule)
+    for name in ("max_blacks", "min_blacks", "max_slot_length", "symmetry"):
+        if getattr(args, name) is not None:
+            overrides[name] = getattr(args, name)
+    rules = style_rules(args.style, rows, cols, overrides, where="--rule")
     seed = args.seed if args.shard is None else derive_seed(args.seed, "patterns", args.shard)
-    grids = generate_patterns(
-        rows,
-        cols,
-        args.count,
-        seed,
-        max_blacks=args.max_blacks,
-        min_blacks=args.min_blacks,
-        max_slot_length=args.max_slot_length,
-        progress=_progress(args.quiet),
-        symmetry=args.symmetry,
-    )
+    grids = generate_patterns(rows, cols, args.count, seed, rules, style=args.style, progress=_progress(args.quiet))
     if args.out:
         write_patterns(args.out, grids)
     else:
@@ -93,19 +90,28 @@ def _say_diversity(stage: str, grids, quiet: bool) -> None:
 
 def _cmd_connectivity(args) -> int:
     from .connectivity import keep_connected
+    from .model.rules import parse_rule_option
 
-    kept, dropped = keep_connected(args.input, args.out)
-    print(f"xw: connectivity: kept {kept}, dropped {dropped}", file=sys.stderr)
+    overrides = dict(parse_rule_option(r) for r in args.rule)
+    result = keep_connected(args.input, args.out, args.style, overrides, report=args.report, where="--rule")
+    print(f"xw: connectivity: kept {result.kept}, dropped {result.dropped}", file=sys.stderr)
+    for lineno, _, reason in result.reasons[:10]:
+        print(f"xw: connectivity: {args.input}:{lineno}: {reason}", file=sys.stderr)
+    if len(result.reasons) > 10:
+        print(f"xw: connectivity: ... and {len(result.reasons) - 10} more", file=sys.stderr)
     return EXIT_OK
 
 
 def _cmd_filter(args) -> int:
     from .filter import filter_patterns, parse_bound
+    from .model.rules import parse_rule_option
 
     bounds = [parse_bound(b) for b in args.bound]
+    overrides = dict(parse_rule_option(r) for r in args.rule)
     kept, dropped = filter_patterns(
         args.input, args.out, args.stats, max_words=args.max_words, max_blacks=args.max_blacks,
-        min_words=args.min_words, bounds=bounds,
+        min_words=args.min_words, bounds=bounds, style=args.style, overrides=overrides,
+        wordlist=args.wordlist, where="--rule",
     )
     print(f"xw: filter: kept {kept}, dropped {dropped}", file=sys.stderr)
     return EXIT_OK
@@ -346,28 +352,54 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-length", type=int, default=15)
     s.set_defaults(func=_cmd_lexicon)
 
-    s = sub.add_parser("patterns", help="generate symmetric black/white patterns (python-constraint)")
+    s = sub.add_parser(
+        "patterns",
+        help="generate valid black/white patterns, American or British (python-constraint, compiled solver)",
+    )
     s.add_argument("--size", type=int, help="side of a square grid")
-    s.add_argument("--rows", type=int)
+    s.add_argument("--rows", type=int, help="rows of a rectangular grid (with --cols)")
     s.add_argument("--cols", type=int)
     s.add_argument("--count", type=int, required=True)
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--shard", type=int, help="shard number: derive this shard's seed from --seed")
-    s.add_argument("--max-blacks", type=int, default=40)
-    s.add_argument("--min-blacks", type=int, default=0)
-    s.add_argument("--max-slot-length", type=int, default=15)
+    s.add_argument("--style", choices=sorted(STYLES), default="american", help="rule preset (default american)")
+    s.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a rule of the style (max_words=72, max_slot_length=null, no_cut_cell=false); repeatable",
+    )
+    s.add_argument("--max-blacks", type=int, help="same as --rule max_blacks=N")
+    s.add_argument("--min-blacks", type=int, help="same as --rule min_blacks=N")
+    s.add_argument("--max-slot-length", type=int, help="same as --rule max_slot_length=N")
     s.add_argument(
         "--symmetry",
         choices=SYMMETRIES,
-        default="rotational",
-        help="180-degree (American, default), 90-degree, left-right mirror, or none",
+        help="same as --rule symmetry=S: rotational (180 degrees), quarter (90), mirror (left-right), none",
     )
     s.add_argument("--out", type=Path, help="hex file to write (default: print)")
     s.set_defaults(func=_cmd_patterns)
 
-    s = sub.add_parser("connectivity", help="keep patterns whose white cells are connected (networkx)")
+    s = sub.add_parser(
+        "connectivity", help="keep patterns whose white cells are one region and, if British, hang on no cell (networkx)"
+    )
     s.add_argument("input", type=Path)
     s.add_argument("--out", required=True, type=Path)
+    s.add_argument(
+        "--style",
+        choices=sorted(STYLES),
+        default="american",
+        help="rule preset: american (default: one region) or british (also no cell the grid hangs on)",
+    )
+    s.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a rule of the style (connected=false, no_cut_cell=false); repeatable",
+    )
+    s.add_argument("--report", type=Path, help="TSV of the dropped patterns: line, hex, reason")
     s.set_defaults(func=_cmd_connectivity)
 
     s = sub.add_parser("filter", help="pattern statistics to a TSV; keep those inside the bounds")
@@ -383,6 +415,19 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="STAT=MIN:MAX",
         help="bounds on any statistic of the table, either side optional (three_letter=:16); repeatable",
+    )
+    s.add_argument("--style", choices=sorted(STYLES), help="also drop patterns that break this rule preset's rules")
+    s.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a rule of --style (max_words=72, max_slot_length=null); repeatable",
+    )
+    s.add_argument(
+        "--wordlist",
+        type=Path,
+        help="WORD;score list: drop patterns with more slots of a length than it has words of that length",
     )
     s.set_defaults(func=_cmd_filter)
 

@@ -7,18 +7,35 @@ about 40 blacks (one sixth of the grid), which are the defaults here.
 
 Every input pattern gets a row in a tab-separated stats table, with
 ``kept`` ``yes``/``no`` and, when dropped, every reason (``words 80 > 78``).
+
+Two further screens are optional: a *style* (``american``, ``british``)
+adds each rule the pattern breaks (:func:`pipeline.model.rules.rule_violations`),
+and a *word list* drops a pattern with more slots of some length than the
+list has distinct words of that length (:func:`prescreen`), since no word
+may appear twice in a grid.
 """
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 
 from .model.errors import InputError
 from .model.fileio import atomic_write
 from .model.grid import Grid, grid_lines
 from .model.hexcodec import encode_grid, read_pattern_file
+from .model.rules import STYLES, rule_violations, style_rules
+from .model.wordlist import read_wordlist
 
-__all__ = ["STATS_COLUMNS", "BOUNDABLE", "pattern_stats", "check_pattern", "filter_patterns", "parse_bound"]
+__all__ = [
+    "STATS_COLUMNS",
+    "BOUNDABLE",
+    "pattern_stats",
+    "check_pattern",
+    "prescreen",
+    "filter_patterns",
+    "parse_bound",
+]
 
 #: Columns of the stats table, in order.
 STATS_COLUMNS = (
@@ -39,6 +56,8 @@ STATS_COLUMNS = (
     "unchecked",
     "cheaters",
     "max_black_run",
+    "checked_min",
+    "open_square",
     "lengths",
     "kept",
     "reason",
@@ -48,8 +67,11 @@ STATS_COLUMNS = (
 #: The numeric statistics a filter may bound (``--bound STAT=MIN:MAX``).
 BOUNDABLE = (
     "words", "across", "down", "blacks", "whites", "black_pct", "min_len", "max_len", "mean_len",
-    "three_letter", "unchecked", "cheaters", "max_black_run",
+    "three_letter", "unchecked", "cheaters", "max_black_run", "checked_min", "open_square",
 )
+
+# A pattern that breaks a style's rules can break them hundreds of times; list this many.
+_MAX_RULE_REASONS = 5
 
 
 def _runs(cells: list[bool]) -> list[int]:
@@ -95,6 +117,23 @@ def _cheaters(grid: Grid) -> int:
     return count
 
 
+def _open_square(grid: Grid) -> int:
+    """Side of the largest all-white square block of cells."""
+    # side[c]: the largest white square whose bottom-right corner is (row, c),
+    # one row at a time: the classic O(rows * cols) recurrence on the cells to
+    # the left, above and above-left.
+    best = 0
+    above = [0] * (grid.cols + 1)
+    for r in range(grid.rows):
+        side = [0] * (grid.cols + 1)
+        for c in range(grid.cols):
+            if not grid.is_black(r * grid.cols + c):
+                side[c + 1] = 1 + min(side[c], above[c], above[c + 1])
+                best = max(best, side[c + 1])
+        above = side
+    return best
+
+
 def pattern_stats(grid: Grid) -> dict:
     """The numbers a constructor looks at.
 
@@ -113,12 +152,17 @@ def pattern_stats(grid: Grid) -> dict:
         (white cells in fewer than two slots); ``cheaters`` (black squares
         that add no word: whitening one keeps the word count and makes a
         checked cell); ``max_black_run`` (the longest run of blacks in a row
-        or column); ``lengths``, the slot length histogram
-        ``"3:12,4:20,..."`` in length order.
+        or column); ``checked_min``, the lowest share of checked letters
+        (in an across and a down word) of any word (2 decimals; 1.0 when
+        every letter is checked, 0.0 without words); ``open_square``, the
+        side of the largest all-white square block (hard to fill from 4
+        up); ``lengths``, the slot length histogram ``"3:12,4:20,..."`` in
+        length order.
 
     Notes
     -----
-    One pass over the slots, O(rows * cols).
+    One pass over the slots, O(rows * cols); ``open_square`` by dynamic
+    programming over the cells, O(rows * cols).
 
     Examples
     --------
@@ -129,8 +173,11 @@ def pattern_stats(grid: Grid) -> dict:
     >>> pattern_stats(parse_grid("#...\\n....\\n....\\n...#"))["cheaters"]  # corner blocks add no word
     2
     >>> s = pattern_stats(parse_grid("..#..\\n.....\\n.....\\n.....\\n..#.."))
-    >>> s["cheaters"], s["max_black_run"]
-    (0, 1)
+    >>> s["cheaters"], s["max_black_run"], s["checked_min"], s["open_square"]
+    (0, 1, 1.0, 3)
+    >>> s = pattern_stats(parse_grid(".....\\n.#.#.\\n.....\\n.#.#.\\n....."))  # every other letter checked
+    >>> s["checked_min"], s["open_square"]
+    (0.6, 1)
     """
     slots = grid.slots()
     lengths = [s.length for s in slots]
@@ -160,6 +207,10 @@ def pattern_stats(grid: Grid) -> dict:
             (n for line in grid_lines(grid.rows, grid.cols) for n in _runs([grid.is_black(i) for i in line])),
             default=0,
         ),
+        "checked_min": round(
+            min((sum(per_cell[c] >= 2 for c in s.cells) / s.length for s in slots), default=0.0), 2
+        ),
+        "open_square": _open_square(grid),
         "lengths": ",".join(f"{k}:{hist[k]}" for k in sorted(hist)),
     }
 
@@ -245,6 +296,45 @@ def check_pattern(
     return reasons
 
 
+def prescreen(slot_lengths: Counter, word_lengths: Counter) -> list[str]:
+    """Slot lengths a word list cannot supply without repeating a word.
+
+    A grid uses a word once at most, so a pattern with more slots of length
+    ``L`` than the list has distinct words of length ``L`` cannot be
+    filled from it, whatever the crossings.
+
+    Parameters
+    ----------
+    slot_lengths : Counter
+        Length -> the pattern's slots of that length.
+    word_lengths : Counter
+        Length -> the list's words of that length.
+
+    Returns
+    -------
+    list of str
+        One reason per short length, in length order, e.g.
+        ``"prescreen: 12 3-letter slots, the list has 10 3-letter words"``.
+
+    Examples
+    --------
+    >>> prescreen(Counter({3: 12, 5: 4}), Counter({3: 10, 5: 40}))
+    ['prescreen: 12 3-letter slots, the list has 10 3-letter words']
+    >>> prescreen(Counter({3: 12}), Counter({3: 12}))
+    []
+
+    Notes
+    -----
+    O(distinct slot lengths).  A necessary condition only: a pattern it
+    passes may still have no fill.
+    """
+    return [
+        f"prescreen: {k} {n}-letter slots, the list has {word_lengths[n]} {n}-letter words"
+        for n, k in sorted(slot_lengths.items())
+        if k > word_lengths[n]
+    ]
+
+
 def _number(v):
     """A whole-number bound as an int, so reasons read ``3 > 2``, not ``3 > 2.0``."""
     return int(v) if isinstance(v, float) and v.is_integer() else v
@@ -266,6 +356,10 @@ def filter_patterns(
     min_mean_length: float | None = None,
     max_unchecked: int | None = None,
     bounds=(),
+    style: str | None = None,
+    overrides: dict | None = None,
+    wordlist=None,
+    where: str = "pattern_rules",
 ) -> tuple[int, int]:
     """Keep the patterns within the limits; write them and a stats table.
 
@@ -278,10 +372,23 @@ def filter_patterns(
     stats_path : path
         Tab-separated table with a header line (:data:`STATS_COLUMNS`) and
         one row per input pattern: its input line number, hex, stats,
-        ``kept`` (``yes``/``no``) and ``reason`` (the broken limits joined
-        by ``"; "``, empty when kept).
+        ``kept`` (``yes``/``no``) and ``reason`` (the broken limits, rules
+        and pre-screen joined by ``"; "``, each once; empty when kept).
     max_words, max_blacks, min_words, min_blacks, max_three_letter, min_mean_length, max_unchecked, bounds
         Limits, as in :func:`check_pattern`.
+    style : str, optional
+        A rule preset (``american``, ``british``) applied at each pattern's
+        size (:func:`pipeline.model.rules.style_rules`): the first five
+        rules a pattern breaks (:func:`pipeline.model.rules.rule_violations`)
+        are among its reasons.  ``None`` (default): no rules.
+    overrides : dict, optional
+        Rule name -> value for ``style``; needs a style.
+    wordlist : path, optional
+        A ``WORD;score`` list (:func:`pipeline.model.wordlist.read_wordlist`),
+        read once: a pattern with more slots of a length than the list has
+        words of that length is dropped (:func:`prescreen`).
+    where : str
+        How errors name the overrides (``pattern_rules``, ``--rule``).
 
     Returns
     -------
@@ -290,12 +397,15 @@ def filter_patterns(
     Raises
     ------
     InputError
-        On a missing file or a bad hex line, naming file and line; nothing
-        is written then.
+        On a missing file or a bad hex line, naming file and line, a bad
+        word list line, an unknown style or rule or a bad rule value
+        (naming the rule), or rules that cannot apply to a pattern's size
+        (naming file and line); nothing is written then.
 
     Notes
     -----
-    Both outputs are written atomically, O(patterns * rows * cols).
+    Both outputs are written atomically, O(patterns * rows * cols) (times
+    the articulation points with the british ``no_cut_cell`` rule).
     """
     limits = dict(
         max_words=max_words,
@@ -307,12 +417,29 @@ def filter_patterns(
         max_unchecked=max_unchecked,
         bounds=list(bounds),
     )
+    if style is None and overrides:
+        raise InputError(f"{where}: rules need a style to apply to ({', '.join(STYLES)})")
+    if style is not None:
+        # A bad style, rule name or value fails here, before any pattern: at a large
+        # square size only the checks that do not depend on the size can fail.
+        style_rules(style, 99, 99, overrides, where)
+        rules_at = functools.cache(lambda rows, cols: style_rules(style, rows, cols, overrides, where))
+    supply = None if wordlist is None else Counter(len(w) for w in read_wordlist(wordlist))
     rows = []
     kept = []
     for lineno, line, grid in read_pattern_file(in_path):
         hexline = encode_grid(grid)
         stats = pattern_stats(grid)
         reasons = check_pattern(stats, **limits)
+        if style is not None:
+            try:
+                rules = rules_at(grid.rows, grid.cols)
+            except InputError as e:
+                raise InputError(e.message, in_path, lineno) from None
+            reasons += rule_violations(grid, rules, limit=_MAX_RULE_REASONS)
+        if supply is not None:
+            reasons += prescreen(Counter(s.length for s in grid.slots()), supply)
+        reasons = list(dict.fromkeys(reasons))  # a style's word cap can repeat a limit's reason
         if not reasons:
             kept.append(hexline)
         row = {"line": lineno, "hex": hexline, **stats, "kept": "no" if reasons else "yes", "reason": "; ".join(reasons)}

@@ -166,8 +166,9 @@ def style_rules(style: str, rows: int, cols: int, overrides: dict | None = None,
 def parse_rule_option(text: str) -> tuple[str, object]:
     """``"NAME=VALUE"`` (the command line's ``--rule``) as ``(name, value)``.
 
-    ``VALUE`` is ``null``/``none`` (rule off), ``true``/``false``, a whole
-    number, a decimal, or a word (a symmetry).  The value is checked by
+    ``VALUE`` is ``null`` (rule off; ``none`` too, but for ``symmetry``,
+    where ``none`` is a symmetry), ``true``/``false``, a whole number, a
+    decimal, or a word (a symmetry).  The value is checked by
     :func:`style_rules`.
 
     Examples
@@ -176,13 +177,15 @@ def parse_rule_option(text: str) -> tuple[str, object]:
     (('max_words', 72), ('max_slot_length', None))
     >>> parse_rule_option("no_cut_cell=false"), parse_rule_option("min_checked_share=0.5")
     (('no_cut_cell', False), ('min_checked_share', 0.5))
+    >>> parse_rule_option("symmetry=none")
+    ('symmetry', 'none')
     """
     name, eq, raw = text.partition("=")
     name, raw = name.strip(), raw.strip()
     if not eq or not name or not raw:
         raise InputError(f"rule {text!r}: write NAME=VALUE, e.g. max_words=72 or max_slot_length=null")
     low = raw.lower()
-    if low in ("null", "none"):
+    if low == "null" or (low == "none" and name != "symmetry"):
         return name, None
     if low in ("true", "false"):
         return name, low == "true"

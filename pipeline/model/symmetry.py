@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from .grid import Grid
 
-__all__ = ["SYMMETRIES", "images", "canonical", "diversity", "transpose"]
+__all__ = ["SYMMETRIES", "images", "canonical", "canonical_key", "diversity", "transpose"]
 
 #: The symmetries a generated pattern may have (see pipeline.patterns.orbits):
 #: 180 degrees (American), 90 degrees (4-fold), a left-right mirror, none.
@@ -65,7 +65,7 @@ def canonical(grid: Grid) -> str:
     """One key per class of patterns equal under the symmetry group.
 
     The smallest row-major black/white string (``#`` black, any other cell
-    white) among :func:`images`; letters are ignored.
+    white) among :func:`images`, prefixed with the size; letters are ignored.
 
     Examples
     --------
@@ -75,10 +75,25 @@ def canonical(grid: Grid) -> str:
     >>> canonical(parse_grid("#..\\n...\\n...")) == canonical(parse_grid(".#.\\n...\\n..."))
     False
     """
-    keys = []
-    for g in images(grid):
-        keys.append(f"{g.rows}x{g.cols}:" + "".join("#" if ch == "#" else "." for ch in g.cells))
-    return min(keys)
+    return canonical_key("".join("#" if ch == "#" else "." for ch in grid.cells), grid.rows, grid.cols)
+
+
+def canonical_key(cells: str, rows: int, cols: int) -> str:
+    """:func:`canonical` of a pattern given as its row-major ``#``/``.`` string.
+
+    Notes
+    -----
+    The images are made by slicing strings (rows reversed, each row
+    reversed, columns read as rows), about 10 microseconds for a 15x15: the
+    generator keys every pattern it makes.
+    """
+    lines = [cells[r * cols : (r + 1) * cols] for r in range(rows)]
+    mirror = "".join(line[::-1] for line in lines)
+    flip = "".join(reversed(lines))
+    keys = [cells, mirror, flip, cells[::-1]]
+    if rows == cols:
+        keys += ["".join(k[c::cols] for c in range(cols)) for k in tuple(keys)]
+    return f"{rows}x{cols}:" + min(keys)
 
 
 def diversity(grids: Sequence[Grid]) -> float:
