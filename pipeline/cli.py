@@ -109,7 +109,10 @@ def _cmd_filter(args) -> int:
     bounds = [parse_bound(b) for b in args.bound]
     overrides = dict(parse_rule_option(r) for r in args.rule)
     kept, dropped = filter_patterns(
-        args.input, args.out, args.stats, max_words=args.max_words, max_blacks=args.max_blacks,
+        # Without a style, the American 15x15 limits as before; with one, its rules decide.
+        args.input, args.out, args.stats,
+        max_words=args.max_words if args.max_words is not None else None if args.style else 78,
+        max_blacks=args.max_blacks if args.max_blacks is not None else None if args.style else 40,
         min_words=args.min_words, bounds=bounds, style=args.style, overrides=overrides,
         wordlist=args.wordlist, where="--rule",
     )
@@ -340,6 +343,18 @@ def _cmd_render(args) -> int:
     return EXIT_OK
 
 
+def _add_rule_options(s, default_style, style_help) -> None:
+    """``--style`` and ``--rule NAME=VALUE`` (repeatable), as patterns, connectivity and filter take them."""
+    s.add_argument("--style", choices=sorted(STYLES), default=default_style, help=style_help)
+    s.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a rule of the style (max_words=72, max_slot_length=null, no_cut_cell=false); repeatable",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="xw", description="Crossword-book pipeline: each stage as a subcommand.")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
@@ -362,14 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--count", type=int, required=True)
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--shard", type=int, help="shard number: derive this shard's seed from --seed")
-    s.add_argument("--style", choices=sorted(STYLES), default="american", help="rule preset (default american)")
-    s.add_argument(
-        "--rule",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="override a rule of the style (max_words=72, max_slot_length=null, no_cut_cell=false); repeatable",
-    )
+    _add_rule_options(s, "american", "rule preset (default american)")
     s.add_argument("--max-blacks", type=int, help="same as --rule max_blacks=N")
     s.add_argument("--min-blacks", type=int, help="same as --rule min_blacks=N")
     s.add_argument("--max-slot-length", type=int, help="same as --rule max_slot_length=N")
@@ -386,18 +394,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("input", type=Path)
     s.add_argument("--out", required=True, type=Path)
-    s.add_argument(
-        "--style",
-        choices=sorted(STYLES),
-        default="american",
-        help="rule preset: american (default: one region) or british (also no cell the grid hangs on)",
-    )
-    s.add_argument(
-        "--rule",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="override a rule of the style (connected=false, no_cut_cell=false); repeatable",
+    _add_rule_options(
+        s, "american", "rule preset: american (default: one region) or british (also no cell the grid hangs on)"
     )
     s.add_argument("--report", type=Path, help="TSV of the dropped patterns: line, hex, reason")
     s.set_defaults(func=_cmd_connectivity)
@@ -406,8 +404,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("input", type=Path)
     s.add_argument("--out", required=True, type=Path)
     s.add_argument("--stats", required=True, type=Path)
-    s.add_argument("--max-words", type=int, default=78)
-    s.add_argument("--max-blacks", type=int, default=40)
+    s.add_argument("--max-words", type=int, help="at most this many words (default 78, or the --style's rule)")
+    s.add_argument("--max-blacks", type=int, help="at most this many blacks (default 40, or the --style's rule)")
     s.add_argument("--min-words", type=int, default=0)
     s.add_argument(
         "--bound",
@@ -416,14 +414,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="STAT=MIN:MAX",
         help="bounds on any statistic of the table, either side optional (three_letter=:16); repeatable",
     )
-    s.add_argument("--style", choices=sorted(STYLES), help="also drop patterns that break this rule preset's rules")
-    s.add_argument(
-        "--rule",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="override a rule of --style (max_words=72, max_slot_length=null); repeatable",
-    )
+    _add_rule_options(s, None, "also drop patterns that break this rule preset's rules")
     s.add_argument(
         "--wordlist",
         type=Path,

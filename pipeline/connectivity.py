@@ -22,7 +22,7 @@ from .model.fileio import atomic_write
 from .model.graph import components, cut_cells, is_connected, white_graph
 from .model.grid import BLACK, EMPTY, Grid
 from .model.hexcodec import encode_grid, read_pattern_file, write_pattern_file
-from .model.rules import Rules, cell_name, style_rules
+from .model.rules import Rules, cut_cell_problem, region_problem, style_rules
 
 __all__ = [
     "white_graph",
@@ -37,8 +37,6 @@ __all__ = [
 #: Columns of the ``--report`` table of dropped patterns, in order.
 REPORT_COLUMNS = ("line", "hex", "reason")
 
-# A grid can hang on dozens of cells (a long corridor); name this many.
-_MAX_CUT_CELLS_NAMED = 5
 
 
 def connectivity_reasons(grid: Grid, rules: Rules) -> list[str]:
@@ -81,24 +79,10 @@ def connectivity_reasons(grid: Grid, rules: Rules) -> list[str]:
     for A articulation points.
     """
     out = []
-    parts = components(grid)
-    if rules.connected and len(parts) != 1:
-        sizes = ", ".join(f"{len(p)} from {cell_name(min(p), grid.cols)}" for p in parts)
-        out.append(f"white squares in {len(parts)} regions ({sizes})" if parts else "no white square")
-    if rules.no_cut_cell:
-        cuts = {}
-        for part in parts:
-            alone = grid if len(parts) == 1 else Grid(
-                grid.rows, grid.cols, (EMPTY if i in part else BLACK for i in range(grid.rows * grid.cols))
-            )
-            cuts.update(cut_cells(alone, rules.min_slot_length))
-        if cuts:
-            named = [
-                f"{cell_name(c, grid.cols)} (parts {', '.join(map(str, cuts[c]))})"
-                for c in sorted(cuts)[:_MAX_CUT_CELLS_NAMED]
-            ]
-            more = len(cuts) - len(named)
-            out.append("cut cells: " + ", ".join(named) + (f" and {more} more" if more else ""))
+    if rules.connected and (problem := region_problem(grid)):
+        out.append(problem)
+    if rules.no_cut_cell and (problem := cut_cell_problem(grid, rules.min_slot_length)):
+        out.append(problem)
     return out
 
 

@@ -309,7 +309,7 @@ def test_style_violations_are_reasons(tmp_path):
     assert filter_patterns(src, out, tsv, style="british") == (1, 2)
     rows = _table(tsv)
     assert [r["kept"] for r in rows] == ["yes", "no", "no"]
-    assert rows[1]["reason"] == "; ".join(f"{c}: filling it cuts the grid into parts of 47, 9" for c in ("r3c3", "r3c7", "r7c3", "r7c7"))
+    assert rows[1]["reason"] == "cut cells: " + ", ".join(f"{c} (parts 47, 9)" for c in ("r3c3", "r3c7", "r7c3", "r7c7"))
     # mini7x7 has 2x2 white blocks, far more than five: five are listed.
     mini = rule_violations(grid("mini7x7"), style_rules("british", 7, 7))
     assert len(mini) > 5 and rows[2]["reason"] == "; ".join(mini[:5])

@@ -109,13 +109,16 @@ def cut_cells(grid: Grid, min_part: int = 3) -> dict[int, list[int]]:
     Notes
     -----
     ``networkx.articulation_points`` (Tarjan's depth-first search, O(V + E)),
-    then the components without each articulation point: O(A * (V + E))
-    for A articulation points.
+    then the components of its region without it: O(A * (V + E)) for A
+    articulation points.  Each region is judged alone, so a grid in two
+    regions has no cut cell for that alone.
     """
     g = white_graph(grid)
     out = {}
     for cell in sorted(nx.articulation_points(g)):
-        parts = sorted((len(c) for c in nx.connected_components(nx.restricted_view(g, [cell], []))), reverse=True)
+        # Parts of the cell's own region only: another region is not "cut off" by it.
+        region = nx.node_connected_component(g, cell) - {cell}
+        parts = sorted((len(c) for c in nx.connected_components(g.subgraph(region))), reverse=True)
         if len(parts) > 1 and parts[1] >= min_part:
             out[cell] = parts
     return out

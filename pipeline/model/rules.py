@@ -30,7 +30,20 @@ from .errors import InputError
 from .graph import components, cut_cells
 from .grid import Grid
 
-__all__ = ["Rules", "STYLES", "RULE_NAMES", "style_rules", "parse_rule_option", "rule_violations", "cell_name"]
+__all__ = [
+    "Rules",
+    "STYLES",
+    "RULE_NAMES",
+    "style_rules",
+    "parse_rule_option",
+    "rule_violations",
+    "region_problem",
+    "cut_cell_problem",
+    "cell_name",
+]
+
+# A grid can hang on dozens of cells (a long corridor); messages name this many.
+_MAX_CUT_CELLS_NAMED = 5
 
 _SYMMETRIES = ("rotational", "quarter", "mirror", "none")
 
@@ -240,6 +253,43 @@ def cell_name(cell: int, cols: int) -> str:
     return f"r{r + 1}c{c + 1}"
 
 
+def region_problem(grid: Grid) -> str | None:
+    """``"white squares in 2 regions (9 from r1c1, 9 from r1c5)"``, or None when one region.
+
+    Examples
+    --------
+    >>> from pipeline.model.grid import parse_grid
+    >>> region_problem(parse_grid("...#...\\n...#..."))
+    'white squares in 2 regions (6 from r1c1, 6 from r1c5)'
+    """
+    parts = components(grid)
+    if len(parts) == 1:
+        return None
+    if not parts:
+        return "no white square"
+    sizes = ", ".join(f"{len(p)} from {cell_name(min(p), grid.cols)}" for p in parts)
+    return f"white squares in {len(parts)} regions ({sizes})"
+
+
+def cut_cell_problem(grid: Grid, min_part: int) -> str | None:
+    """``"cut cells: r2c4 (parts 10, 8), ..."`` (the first five named), or None.
+
+    See :func:`pipeline.model.graph.cut_cells`.
+
+    Examples
+    --------
+    >>> from pipeline.model.grid import parse_grid
+    >>> cut_cell_problem(parse_grid("...#...\\n.......\\n...#..."), 3)
+    'cut cells: r2c3 (parts 10, 8), r2c4 (parts 9, 9), r2c5 (parts 10, 8)'
+    """
+    cuts = cut_cells(grid, min_part)
+    if not cuts:
+        return None
+    named = [f"{cell_name(c, grid.cols)} (parts {', '.join(map(str, cuts[c]))})" for c in sorted(cuts)]
+    more = len(named) - _MAX_CUT_CELLS_NAMED
+    return "cut cells: " + ", ".join(named[:_MAX_CUT_CELLS_NAMED]) + (f" and {more} more" if more > 0 else "")
+
+
 def _image(i: int, rows: int, cols: int, symmetry: str) -> list[int]:
     r, c = divmod(i, cols)
     n = rows * cols
@@ -344,12 +394,8 @@ def rule_violations(grid: Grid, rules: Rules, limit: int = 20) -> list[str]:
             out.append(f"{label} {value} < {lo}")
         if hi is not None and value > hi:
             out.append(f"{label} {value} > {hi}")
-    if rules.connected:
-        parts = components(grid)
-        if len(parts) != 1:
-            sizes = ", ".join(f"{len(p)} from {name(min(p))}" for p in parts)
-            out.append(f"white squares in {len(parts)} regions ({sizes})" if parts else "no white square")
-    if rules.no_cut_cell:
-        for cell, parts in cut_cells(grid, rules.min_slot_length).items():
-            out.append(f"{name(cell)}: filling it cuts the grid into parts of {', '.join(map(str, parts))}")
+    if rules.connected and (problem := region_problem(grid)):
+        out.append(problem)
+    if rules.no_cut_cell and (problem := cut_cell_problem(grid, rules.min_slot_length)):
+        out.append(problem)
     return out[:limit]

@@ -57,16 +57,18 @@ STYLE_HAZARD = {
     "british": (0.1, 0.5, 0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9),
 }
 
-#: Chance of black the value choice gives the lattice cells of a British
-#: grid (odd row and odd column, 0-based: the blacks of the classic Times
-#: grid), where the hazards decide every other cell.
-BRITISH_LATTICE = 0.9
+#: Chance of black the value choice gives the cells of a British grid's
+#: lattice: odd row and odd column (0-based), the blacks of the classic
+#: Times grid; even row and even column, where its words cross (a black
+#: there starts words on an unchecked letter).  The hazards decide the rest.
+BRITISH_LATTICE = (0.9, -1.0)
 
 
 def _prior(style: str, rows: int, cols: int) -> list[float] | None:
     if style != "british":
         return None
-    return [BRITISH_LATTICE if r % 2 and c % 2 else -1.0 for r in range(rows) for c in range(cols)]
+    odd, even = BRITISH_LATTICE
+    return [odd if r % 2 and c % 2 else even if r % 2 == c % 2 == 0 else -1.0 for r in range(rows) for c in range(cols)]
 
 
 # Consecutive patterns that are old ones turned or mirrored before generation gives up.

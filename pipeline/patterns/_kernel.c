@@ -452,33 +452,6 @@ static int neighbours(ModelObject *m, int i, int *out) {
     return k;
 }
 
-/* White cells reachable from the first white one; sets *whites. */
-static int reachable(ModelObject *m, int *whites) {
-    int n = m->ncells, start = -1, count = 0, top = 0, nb[4];
-    *whites = 0;
-    for (int i = 0; i < n; i++) {
-        m->seen[i] = 0;
-        if (white(m, i)) {
-            (*whites)++;
-            if (start < 0) start = i;
-        }
-    }
-    if (start < 0) return 0;
-    m->seen[start] = 1;
-    m->stack[top++] = start;
-    while (top) {
-        int i = m->stack[--top];
-        count++;
-        int k = neighbours(m, i, nb);
-        for (int j = 0; j < k; j++)
-            if (!m->seen[nb[j]]) {
-                m->seen[nb[j]] = 1;
-                m->stack[top++] = nb[j];
-            }
-    }
-    return count;
-}
-
 /* Tarjan's articulation points with subtree sizes: 1 when some cell's
  * filling leaves two parts of at least cut_part cells. */
 static int cut_dfs(ModelObject *m, int v, int parent, int total, int *bad) {
@@ -513,20 +486,38 @@ static int cut_dfs(ModelObject *m, int v, int parent, int total, int *bad) {
     return 0;
 }
 
+/* Cells of the region holding `start` (marks them in seen). */
+static int region_size(ModelObject *m, int start) {
+    int count = 0, top = 0, nb[4];
+    m->seen[start] = 1;
+    m->stack[top++] = start;
+    while (top) {
+        int i = m->stack[--top];
+        count++;
+        int k = neighbours(m, i, nb);
+        for (int j = 0; j < k; j++)
+            if (!m->seen[nb[j]]) {
+                m->seen[nb[j]] = 1;
+                m->stack[top++] = nb[j];
+            }
+    }
+    return count;
+}
+
 static int leaf_ok(ModelObject *m) {
     if (m->connected || m->cut_part > 0) {
-        int whites, reach = reachable(m, &whites);
-        if (m->connected && (whites == 0 || reach != whites)) return 0;
-        if (m->cut_part > 0 && whites > 0 && reach == whites) {
-            int n = m->ncells, bad = 0, start = -1;
-            for (int i = 0; i < n; i++) {
-                m->disc[i] = 0;
-                if (start < 0 && white(m, i)) start = i;
-            }
-            m->dfs_time = 0;
-            cut_dfs(m, start, -1, whites, &bad);
-            if (bad) return 0;
+        int n = m->ncells, regions = 0, bad = 0;
+        for (int i = 0; i < n; i++) m->seen[i] = m->disc[i] = 0;
+        m->dfs_time = 0;
+        /* Each region alone: a cell cuts its own region, never another. */
+        for (int i = 0; i < n && !bad; i++) {
+            if (!white(m, i) || m->seen[i]) continue;
+            regions++;
+            if (m->connected && regions > 1) return 0;
+            int size = region_size(m, i);
+            if (m->cut_part > 0) cut_dfs(m, i, -1, size, &bad);
         }
+        if (bad || (m->connected && regions == 0)) return 0;
     }
     if (m->min_words >= 0 || m->max_words >= 0 || m->min_checked_share > 0) {
         run_lengths(m);

@@ -295,10 +295,9 @@ def _share_nogoods(rows: int, cols: int, rules: Rules):
             free = length - k + 1 if rules.no_adjacent_unchecked else length
             if comb(free, k) > _MAX_SHARE_SETS:
                 return None
-            sets = [
-                ps for ps in combinations(range(length), k)
-                if not rules.no_adjacent_unchecked or all(b - a > 1 for a, b in zip(ps, ps[1:]))
-            ]
+            # Sets without neighbours are k of the free positions, spread: p_i = q_i + i.
+            sets = [tuple(q + i for i, q in enumerate(qs)) if rules.no_adjacent_unchecked else qs
+                    for qs in combinations(range(free), k)]
             for start in range(0, n - length + 1):
                 base = {line[j]: 0 for j in range(start, start + length)}
                 if start > 0:
