@@ -112,9 +112,39 @@ def test_same_seed_same_puzzles_with_the_list_as_user_data(first_run, tmp_path_f
         assert a == b, f"puzzle {k} differs between runs with the same seed"
 
 
+def test_british_book_from_the_config(first_run, tmp_path_factory):
+    work = _workdir(tmp_path_factory, "british")
+    lex = first_run / "outputs" / "lexicon"
+    run = _snakemake(
+        work,
+        "puzzles_per_book=2",
+        "pattern_style=british",
+        "grid_size=13",
+        f"wordlist={lex / 'wordlist.txt'}",
+        f"clues={lex / 'clues'}",
+        "renderers=[reportlab]",
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    from pipeline.model.rules import rule_violations, style_rules
+
+    for k in (1, 2):
+        grid = read_ipuz(work / "outputs" / "puzzles" / "book-1" / f"{k}.ipuz").grid
+        assert grid.is_complete() and (grid.rows, grid.cols) == (13, 13)
+        assert rule_violations(grid, style_rules("british", 13, 13)) == []
+        assert any(len(run_) == 1 for row in grid.row_strings() for run_ in row.split("#") if run_)  # unchecked
+    stats = (work / "outputs" / "patterns" / "stats.tsv").read_text()
+    assert "checked_min" in stats.splitlines()[0]
+
+
 def test_bad_config_is_refused_before_anything_runs(tmp_path_factory):
     work = _workdir(tmp_path_factory, "bad")
-    for value, key in (("books=0", "books"), ("renderers=[word]", "renderers"), ("grid_size=abc", "grid_size")):
+    for value, key in (
+        ("books=0", "books"),
+        ("renderers=[word]", "renderers"),
+        ("grid_size=abc", "grid_size"),
+        ("pattern_style=french", "pattern_style"),
+        ("grid_rows=4", "grid_rows"),
+    ):
         run = _snakemake(work, value)
         assert run.returncode != 0
         assert key in run.stdout + run.stderr

@@ -384,35 +384,28 @@ static double p_black(ModelObject *m, int var) {
 
 static inline int white(ModelObject *m, int cell) { return m->val[m->rep[cell]] == 0; }
 
+/* Lengths of the white runs through each cell of `lines` lines of `len`
+ * cells (cell = line * line_step + k * cell_step) into out; 0 for blacks. */
+static void runs_along(ModelObject *m, int *out, int lines, int len, int line_step, int cell_step) {
+    for (int l = 0; l < lines; l++)
+        for (int k = 0; k < len;) {
+            int i = l * line_step + k * cell_step;
+            if (!white(m, i)) {
+                out[i] = 0;
+                k++;
+                continue;
+            }
+            int e = k;
+            while (e < len && white(m, l * line_step + e * cell_step)) e++;
+            for (int j = k; j < e; j++) out[l * line_step + j * cell_step] = e - k;
+            k = e;
+        }
+}
+
 /* Run lengths through each cell, across (alen) and down (dlen); 0 for blacks. */
 static void run_lengths(ModelObject *m) {
-    int rows = m->rows, cols = m->cols;
-    for (int r = 0; r < rows; r++)
-        for (int c = 0; c < cols;) {
-            int i = r * cols + c;
-            if (!white(m, i)) {
-                m->alen[i] = 0;
-                c++;
-                continue;
-            }
-            int e = c;
-            while (e < cols && white(m, r * cols + e)) e++;
-            for (int k = c; k < e; k++) m->alen[r * cols + k] = e - c;
-            c = e;
-        }
-    for (int c = 0; c < cols; c++)
-        for (int r = 0; r < rows;) {
-            int i = r * cols + c;
-            if (!white(m, i)) {
-                m->dlen[i] = 0;
-                r++;
-                continue;
-            }
-            int e = r;
-            while (e < rows && white(m, e * cols + c)) e++;
-            for (int k = r; k < e; k++) m->dlen[k * cols + c] = e - r;
-            r = e;
-        }
+    runs_along(m, m->alen, m->rows, m->cols, m->cols, 1);
+    runs_along(m, m->dlen, m->cols, m->rows, 1, m->cols);
 }
 
 /* Words (runs of two or more whites) across and down. */

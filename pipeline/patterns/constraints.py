@@ -26,6 +26,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from itertools import combinations
+from math import comb
 
 from constraint import Constraint, Problem
 
@@ -244,18 +246,23 @@ class PatternModel:
     rules: Rules
 
 
+def _word_at(line: list[int], start: int, length: int) -> dict[int, int]:
+    """A word of ``length`` whites from ``start`` along ``line``: its cells white, the cells bounding it black."""
+    pattern = {line[k]: 0 for k in range(start, start + length)}
+    if start > 0:
+        pattern[line[start - 1]] = 1
+    if start + length < len(line):
+        pattern[line[start + length]] = 1
+    return pattern
+
+
 def _line_nogoods(line: list[int], rules: Rules, black_run: int | None):
     """Forbidden cell assignments (cell -> 1 black / 0 white) along one line."""
     n = len(line)
     # Runs too short: 1 letter (when every letter must be checked) up to min_slot_length - 1.
     for length in range(1 if rules.all_checked else 2, min(rules.min_slot_length, n + 1)):
         for start in range(0, n - length + 1):
-            pattern = {line[k]: 0 for k in range(start, start + length)}
-            if start > 0:
-                pattern[line[start - 1]] = 1
-            if start + length < n:
-                pattern[line[start + length]] = 1
-            yield pattern
+            yield _word_at(line, start, length)
     if rules.max_slot_length is not None:
         for start in range(0, n - rules.max_slot_length):
             yield {line[k]: 0 for k in range(start, start + rules.max_slot_length + 1)}
@@ -279,9 +286,6 @@ def _share_nogoods(rows: int, cols: int, rules: Rules):
     without neighbours can happen, which leaves at most one set for s = 1/2
     (odd L, every other letter unchecked from the first).
     """
-    from itertools import combinations
-    from math import comb
-
     share = rules.min_checked_share
     out = []
     for line in grid_lines(rows, cols):
@@ -299,11 +303,7 @@ def _share_nogoods(rows: int, cols: int, rules: Rules):
             sets = [tuple(q + i for i, q in enumerate(qs)) if rules.no_adjacent_unchecked else qs
                     for qs in combinations(range(free), k)]
             for start in range(0, n - length + 1):
-                base = {line[j]: 0 for j in range(start, start + length)}
-                if start > 0:
-                    base[line[start - 1]] = 1
-                if start + length < n:
-                    base[line[start + length]] = 1
+                base = _word_at(line, start, length)
                 for ps in sets:
                     pattern = dict(base)
                     for p in ps:
