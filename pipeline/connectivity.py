@@ -15,14 +15,11 @@ of the parts its filling leaves).
 
 from __future__ import annotations
 
-import functools
-
-from .model.errors import InputError
 from .model.fileio import atomic_write
-from .model.graph import components, cut_cells, is_connected, white_graph
-from .model.grid import BLACK, EMPTY, Grid
+from .model.graph import components, is_connected, white_graph
+from .model.grid import Grid
 from .model.hexcodec import encode_grid, read_pattern_file, write_pattern_file
-from .model.rules import Rules, cut_cell_problem, region_problem, style_rules
+from .model.rules import Rules, graph_violations, rules_by_size, style_rules  # noqa: F401 (style_rules: the doctests)
 
 __all__ = [
     "white_graph",
@@ -73,17 +70,12 @@ def connectivity_reasons(grid: Grid, rules: Rules) -> list[str]:
 
     Notes
     -----
-    Regions by breadth-first search, O(rows * cols); cut cells by
-    :func:`pipeline.model.graph.cut_cells` on each region alone (so one
-    region never counts as a part cut off from another), O(A * rows * cols)
-    for A articulation points.
+    :func:`pipeline.model.rules.graph_violations`: regions by breadth-first
+    search, O(rows * cols); cut cells by :func:`pipeline.model.graph.cut_cells`
+    on each region alone (so one region never counts as a part cut off from
+    another), O(A * rows * cols) for A articulation points.
     """
-    out = []
-    if rules.connected and (problem := region_problem(grid)):
-        out.append(problem)
-    if rules.no_cut_cell and (problem := cut_cell_problem(grid, rules.min_slot_length)):
-        out.append(problem)
-    return out
+    return graph_violations(grid, rules)
 
 
 class ConnectivityResult(tuple):
@@ -170,17 +162,10 @@ def keep_connected(
     :func:`connectivity_reasons` on each pattern: O(patterns * rows * cols),
     times the articulation points when ``no_cut_cell`` is on.
     """
-    # A bad style, rule name or value fails here, before any pattern: at a large
-    # square size only the checks that do not depend on the size can fail.
-    style_rules(style, 99, 99, overrides, where)
-    rules_at = functools.cache(lambda rows, cols: style_rules(style, rows, cols, overrides, where))
+    rules_at = rules_by_size(style, overrides, where)
     kept, reasons = [], []
     for lineno, _, grid in read_pattern_file(in_path):
-        try:
-            rules = rules_at(grid.rows, grid.cols)
-        except InputError as e:
-            raise InputError(e.message, in_path, lineno) from None
-        why = connectivity_reasons(grid, rules)
+        why = connectivity_reasons(grid, rules_at(grid.rows, grid.cols, in_path, lineno))
         if why:
             reasons.append((lineno, encode_grid(grid), "; ".join(why)))
         else:

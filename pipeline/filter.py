@@ -17,14 +17,13 @@ may appear twice in a grid.
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 
 from .model.errors import InputError
 from .model.fileio import atomic_write
 from .model.grid import Grid, grid_lines
 from .model.hexcodec import encode_grid, read_pattern_file
-from .model.rules import STYLES, rule_violations, style_rules
+from .model.rules import STYLES, rule_violations, rules_by_size
 from .model.wordlist import read_wordlist
 
 __all__ = [
@@ -420,10 +419,7 @@ def filter_patterns(
     if style is None and overrides:
         raise InputError(f"{where}: rules need a style to apply to ({', '.join(STYLES)})")
     if style is not None:
-        # A bad style, rule name or value fails here, before any pattern: at a large
-        # square size only the checks that do not depend on the size can fail.
-        style_rules(style, 99, 99, overrides, where)
-        rules_at = functools.cache(lambda rows, cols: style_rules(style, rows, cols, overrides, where))
+        rules_at = rules_by_size(style, overrides, where)
     supply = None if wordlist is None else Counter(len(w) for w in read_wordlist(wordlist))
     rows = []
     kept = []
@@ -432,11 +428,7 @@ def filter_patterns(
         stats = pattern_stats(grid)
         reasons = check_pattern(stats, **limits)
         if style is not None:
-            try:
-                rules = rules_at(grid.rows, grid.cols)
-            except InputError as e:
-                raise InputError(e.message, in_path, lineno) from None
-            reasons += rule_violations(grid, rules, limit=_MAX_RULE_REASONS)
+            reasons += rule_violations(grid, rules_at(grid.rows, grid.cols, in_path, lineno), limit=_MAX_RULE_REASONS)
         if supply is not None:
             reasons += prescreen(Counter(s.length for s in grid.slots()), supply)
         reasons = list(dict.fromkeys(reasons))  # a style's word cap can repeat a limit's reason

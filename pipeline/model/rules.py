@@ -37,6 +37,8 @@ __all__ = [
     "style_rules",
     "parse_rule_option",
     "rule_violations",
+    "graph_violations",
+    "rules_by_size",
     "region_problem",
     "cut_cell_problem",
     "cell_name",
@@ -290,6 +292,51 @@ def cut_cell_problem(grid: Grid, min_part: int) -> str | None:
     return "cut cells: " + ", ".join(named[:_MAX_CUT_CELLS_NAMED]) + (f" and {more} more" if more > 0 else "")
 
 
+def graph_violations(grid: Grid, rules: Rules) -> list[str]:
+    """The rules on the white cells' graph that ``grid`` breaks: one region, no cut cell.
+
+    At most two messages: :func:`region_problem` when ``rules.connected``,
+    :func:`cut_cell_problem` (parts of ``min_slot_length`` cells) when
+    ``rules.no_cut_cell``.  The connectivity stage applies these alone.
+    """
+    out = []
+    if rules.connected and (problem := region_problem(grid)):
+        out.append(problem)
+    if rules.no_cut_cell and (problem := cut_cell_problem(grid, rules.min_slot_length)):
+        out.append(problem)
+    return out
+
+
+def rules_by_size(style: str, overrides: dict | None = None, where: str = "pattern_rules"):
+    """``rules_at(rows, cols, path=None, line=None) -> Rules``: ``style``'s rules for each size met, cached.
+
+    A stage reading patterns of any size calls this once: a bad style,
+    rule name or value raises :class:`InputError` here, before any pattern
+    is read; rules that cannot apply to a pattern's size (quarter-turn
+    symmetry on a rectangle) raise from ``rules_at``, naming ``path`` and
+    ``line``.
+
+    Examples
+    --------
+    >>> rules_at = rules_by_size("american", {"max_words": 72})
+    >>> rules_at(15, 15).max_words, rules_at(21, 21).max_blacks
+    (72, 76)
+    """
+    # At a large square size only the checks that do not depend on the size can fail.
+    style_rules(style, 99, 99, overrides, where)
+    cache: dict[tuple[int, int], Rules] = {}
+
+    def rules_at(rows: int, cols: int, path=None, line: int | None = None) -> Rules:
+        if (rows, cols) not in cache:
+            try:
+                cache[rows, cols] = style_rules(style, rows, cols, overrides, where)
+            except InputError as e:
+                raise InputError(e.message, path, line) from None
+        return cache[rows, cols]
+
+    return rules_at
+
+
 def _image(i: int, rows: int, cols: int, symmetry: str) -> list[int]:
     r, c = divmod(i, cols)
     n = rows * cols
@@ -394,8 +441,5 @@ def rule_violations(grid: Grid, rules: Rules, limit: int = 20) -> list[str]:
             out.append(f"{label} {value} < {lo}")
         if hi is not None and value > hi:
             out.append(f"{label} {value} > {hi}")
-    if rules.connected and (problem := region_problem(grid)):
-        out.append(problem)
-    if rules.no_cut_cell and (problem := cut_cell_problem(grid, rules.min_slot_length)):
-        out.append(problem)
+    out += graph_violations(grid, rules)
     return out[:limit]

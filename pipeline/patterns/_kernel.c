@@ -447,7 +447,7 @@ static int neighbours(ModelObject *m, int i, int *out) {
 
 /* Tarjan's articulation points with subtree sizes: 1 when some cell's
  * filling leaves two parts of at least cut_part cells. */
-static int cut_dfs(ModelObject *m, int v, int parent, int total, int *bad) {
+static void cut_dfs(ModelObject *m, int v, int parent, int total, int *bad) {
     int nb[4], k = neighbours(m, v, nb), big = 0, cut_off = 0, children = 0;
     m->disc[v] = m->low[v] = ++m->dfs_time;
     m->sub[v] = 1;
@@ -476,7 +476,6 @@ static int cut_dfs(ModelObject *m, int v, int parent, int total, int *bad) {
             *bad = 1;
         }
     }
-    return 0;
 }
 
 /* Cells of the region holding `start` (marks them in seen). */

@@ -158,11 +158,8 @@ class PatternSolver(Solver):
             values = set(domain)
             if not values <= {0, 1}:
                 raise ValueError(f"PatternSolver solves 0/1 variables; {var!r} has {sorted(values)!r}")
-            if len(values) == 1:
+            if len(values) == 1:  # (Problem hands no solver an empty domain)
                 clauses.append((index[var] * 2 + (1 - values.pop()),))
-            elif not values:
-                clauses.append((index[var] * 2,))
-                clauses.append((index[var] * 2 + 1,))
         grid = self._grid
         for constraint, variables in constraints:
             if isinstance(constraint, NogoodConstraint):
