@@ -355,6 +355,27 @@ def _add_rule_options(s, default_style, style_help) -> None:
     )
 
 
+def _add_blocklist_option(s) -> None:
+    """``--blocklist NAME`` (repeatable; ``default`` is the packaged list) and ``--no-blocklist``."""
+    s.add_argument(
+        "--blocklist",
+        action="append",
+        default=None,
+        metavar="FILE",
+        help="words no answer or clue may be; 'default' is the packaged list (the default); repeatable",
+    )
+    s.add_argument("--no-blocklist", action="store_true", help="block nothing")
+
+
+def _blocklist(args):
+    """The Blocklist the ``--blocklist``/``--no-blocklist`` options name."""
+    from .model.cluetext import DEFAULT_BLOCKLIST, load_blocklists
+
+    if args.no_blocklist:
+        return load_blocklists([])
+    return load_blocklists(args.blocklist or [DEFAULT_BLOCKLIST])
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="xw", description="Crossword-book pipeline: each stage as a subcommand.")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
