@@ -50,6 +50,45 @@ def _cmd_lexicon(args) -> int:
     return EXIT_OK
 
 
+def _cmd_clues_shard(args) -> int:
+    from .cluedb import build_shards
+
+    stats = build_shards(
+        args.inputs,
+        args.out,
+        fmt=args.format,
+        min_length=args.min_length,
+        max_clues=args.max_clues,
+        wordlist=args.wordlist,
+        blocklist=_blocklist(args),
+        add=args.add,
+        skip_bad=args.skip_bad,
+        progress=_progress(args.quiet),
+    )
+    for problem in stats.pop("bad"):
+        print(f"xw: clues shard: skipped {problem}", file=sys.stderr)
+    if stats["bad_lines"] > 10:
+        print(f"xw: clues shard: ... and {stats['bad_lines'] - 10} more bad lines skipped", file=sys.stderr)
+    print(json.dumps(stats, sort_keys=True))
+    return EXIT_OK
+
+
+def _cmd_clues_check(args) -> int:
+    from .cluedb import check_shards
+
+    stats = check_shards(args.folder, wordlist=args.wordlist, on_leak=print)
+    print(json.dumps(stats, sort_keys=True))
+    return EXIT_FAILED if stats["leaks"] else EXIT_OK
+
+
+def _cmd_wordlist_merge(args) -> int:
+    from .cluedb import merge_wordlists
+
+    stats = merge_wordlists(args.lists, args.out, prefer=args.prefer, blocklist=_blocklist(args))
+    print(json.dumps(stats, sort_keys=True))
+    return EXIT_OK
+
+
 # -- stages 1-4 ---------------------------------------------------------------
 def _cmd_patterns(args) -> int:
     from .model.hexcodec import encode_grid
@@ -387,6 +426,45 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--min-length", type=int, default=3)
     s.add_argument("--max-length", type=int, default=15)
     s.set_defaults(func=_cmd_lexicon)
+
+    s = sub.add_parser("clues", help="bring your own clues: build a clue-shard folder, check one for leaks")
+    actions = s.add_subparsers(dest="action", required=True, metavar="ACTION")
+    c = actions.add_parser(
+        "shard", help="clue shards from big clue files (ANSWER|clue lines, xd clues.tsv, Emogic .clu)"
+    )
+    c.add_argument("inputs", nargs="+", type=Path, metavar="INPUT")
+    c.add_argument("--out", required=True, type=Path, help="the shard folder (replaced, or merged into with --add)")
+    c.add_argument(
+        "--format",
+        choices=["auto", "pipe", "xd", "clu"],
+        default="auto",
+        help="form of the inputs; auto (default): .clu is clu, .tsv or an xd header line is xd, else pipe",
+    )
+    c.add_argument("--min-length", type=int, default=3, help="drop answers shorter than this (default 3)")
+    c.add_argument("--max-clues", type=int, default=20, help="clues kept per answer, most used first (default 20)")
+    c.add_argument("--wordlist", type=Path, help="WORD;score list: keep only its answers")
+    c.add_argument("--add", action="store_true", help="keep the shards already in --out and add to them")
+    c.add_argument("--skip-bad", action="store_true", help="skip and count malformed lines instead of stopping")
+    _add_blocklist_option(c)
+    c.set_defaults(func=_cmd_clues_shard)
+    c = actions.add_parser("check", help="every clue of a shard folder checked for giving its answer away")
+    c.add_argument("folder", type=Path)
+    c.add_argument("--wordlist", type=Path, help="WORD;score list: also count its entries with no clue")
+    c.set_defaults(func=_cmd_clues_check)
+
+    s = sub.add_parser("wordlist", help="word list tools")
+    actions = s.add_subparsers(dest="action", required=True, metavar="ACTION")
+    c = actions.add_parser("merge", help="combine WORD;score lists, a later list's score winning")
+    c.add_argument("lists", nargs="+", type=Path, metavar="LIST")
+    c.add_argument("--out", required=True, type=Path)
+    c.add_argument(
+        "--prefer",
+        choices=["last", "max"],
+        default="last",
+        help="an entry in several lists: the last list's score (default) or the highest",
+    )
+    _add_blocklist_option(c)
+    c.set_defaults(func=_cmd_wordlist_merge)
 
     s = sub.add_parser(
         "patterns",

@@ -3,17 +3,33 @@
 A shard holds the answers that begin with its two letters (the seed's
 Emogic layout), so a book opens only the few dozen shards its answers
 need.  An answer may have many lines, one per clue.
+
+Also the readers of the big clue files users bring (`read_clue_file`),
+streamed a line at a time, in three forms:
+
+* ``pipe``: ``ANSWER|clue`` lines, blank lines and ``#`` comments skipped
+  (the shard form itself);
+* ``xd``: the xd crossword corpus's ``clues.tsv``,
+  ``pubid<TAB>year<TAB>answer<TAB>clue``, with or without its header line;
+* ``clu``: Emogic's ``_AE.clu`` files, the pipe form in UTF-8 or, when the
+  file is not valid UTF-8, Windows-1252.
 """
 
 from __future__ import annotations
 
+import codecs
+import unicodedata
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from .errors import InputError
 from .fileio import atomic_write, read_text
 from .wordlist import normalise
 
-__all__ = ["MAX_CLUE_LENGTH", "shard_name", "read_shard", "read_clues_for", "write_shards", "check_clue"]
+__all__ = [
+    "MAX_CLUE_LENGTH", "CLUE_FORMATS", "XD_HEADER", "shard_name", "read_shard", "read_clues_for", "write_shards",
+    "check_clue", "clue_format", "read_clue_file", "read_pipe_clues", "read_xd_clues", "read_clu_clues",
+]  # fmt: skip
 
 MAX_CLUE_LENGTH = 300
 
@@ -106,3 +122,227 @@ def write_shards(folder, clues: dict[str, list[str]]) -> list[Path]:
                     f.write(f"{answer}|{clue}\n")
         paths.append(path)
     return paths
+
+
+# --------------------------------------------------------------------------
+# Readers of the clue files users bring
+
+#: The input forms `read_clue_file` knows.
+CLUE_FORMATS = ("pipe", "xd", "clu")
+#: The header line of the xd corpus's ``clues.tsv``.
+XD_HEADER = ("pubid", "year", "answer", "clue")
+
+#: ``on_error`` callback of the readers: given each bad line's InputError.
+OnError = Callable[[InputError], None]
+
+
+def _raw_lines(path: Path, encoding: str, on_error: OnError | None) -> Iterator[tuple[int, str]]:
+    """``(lineno, text)`` of each line, decoded one at a time (no line end, no BOM).
+
+    A line that does not decode is an InputError naming it, raised or
+    given to ``on_error`` (and the line skipped).
+    """
+    try:
+        f = open(path, "rb")
+    except FileNotFoundError:
+        raise InputError("file not found", path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a file", path) from None
+    with f:
+        for lineno, data in enumerate(f, start=1):
+            if lineno == 1 and data.startswith(codecs.BOM_UTF8) and encoding == "utf-8":
+                data = data[len(codecs.BOM_UTF8) :]
+            try:
+                text = data.decode(encoding)
+            except UnicodeDecodeError as e:
+                error = InputError(f"not valid {encoding} (byte {e.start} of the line)", path, lineno)
+                if on_error is None:
+                    raise error from None
+                on_error(error)
+                continue
+            yield lineno, text.rstrip("\r\n")
+
+
+def _is_utf8(path: Path) -> bool:
+    """Whether the whole file decodes as UTF-8 (read in blocks, not all at once)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        with open(path, "rb") as f:
+            while block := f.read(1 << 20):
+                decoder.decode(block)
+            decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    except FileNotFoundError:
+        raise InputError("file not found", path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a file", path) from None
+    return True
+
+
+def _parse(answer_text: str, clue: str, path: Path, lineno: int) -> tuple[str, str]:
+    """The normalised answer and stripped clue of one line, or an InputError."""
+    try:
+        answer = normalise(answer_text)
+    except ValueError as e:
+        raise InputError(str(e), path, lineno) from None
+    if not answer:
+        raise InputError(f"no letters in answer {answer_text.strip()!r}", path, lineno)
+    for ch in clue:
+        if ch != "\t" and unicodedata.category(ch) == "Cc":
+            raise InputError(f"control character U+{ord(ch):04X} in clue", path, lineno)
+    return answer, clue.strip()
+
+
+def _pipe_lines(path: Path, encoding: str, on_error: OnError | None):
+    for lineno, line in _raw_lines(path, encoding, on_error):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        answer_text, sep, clue = line.partition("|")
+        try:
+            if not sep:
+                raise InputError("no '|' between answer and clue", path, lineno)
+            answer, clue = _parse(answer_text, clue, path, lineno)
+        except InputError as e:
+            if on_error is None:
+                raise
+            on_error(e)
+            continue
+        yield answer, clue, path, lineno
+
+
+def read_pipe_clues(path, on_error: OnError | None = None) -> Iterator[tuple[str, str, Path, int]]:
+    """Stream an ``ANSWER|clue`` file (UTF-8): ``(answer, clue, path, lineno)`` per clue line.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+    on_error : callable, optional
+        Called with the InputError of each bad line, which is then skipped;
+        without it the first bad line raises.
+
+    Returns
+    -------
+    iterator of (str, str, Path, int)
+        The answer normalised (`normalise`), the clue stripped of the
+        spaces around it, the file and the 1-based line number.  Blank
+        lines and lines starting with ``#`` are skipped.
+
+    Raises
+    ------
+    InputError
+        Naming the file and line: no ``|``, an answer that is not letters,
+        a clue holding a control character (a tab aside), a line that is
+        not UTF-8.  A missing file always raises, whatever ``on_error``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "mine.txt"
+    >>> _ = p.write_text("# my clues\\nice cream| Cone filler\\n")
+    >>> [(a, c, n) for a, c, _, n in read_pipe_clues(p)]
+    [('ICECREAM', 'Cone filler', 2)]
+    """
+    return _pipe_lines(Path(path), "utf-8", on_error)
+
+
+def read_clu_clues(path, on_error: OnError | None = None) -> Iterator[tuple[str, str, Path, int]]:
+    """Stream an Emogic ``.clu`` file: `read_pipe_clues`, but Windows-1252 if not UTF-8.
+
+    The file is decoded as UTF-8 when all of it is valid UTF-8, else as
+    Windows-1252 (cp1252) throughout: the old files were written on Windows.
+
+    Notes
+    -----
+    Two passes over the file: one to test the encoding (in 1 MB blocks),
+    one to read.
+    """
+    path = Path(path)
+    return _pipe_lines(path, "utf-8" if _is_utf8(path) else "cp1252", on_error)
+
+
+def _is_xd_header(line: str) -> bool:
+    return tuple(f.strip().lower() for f in line.split("\t")) == XD_HEADER
+
+
+def read_xd_clues(path, on_error: OnError | None = None) -> Iterator[tuple[str, str, Path, int]]:
+    """Stream an xd ``clues.tsv``: ``pubid<TAB>year<TAB>answer<TAB>clue`` lines.
+
+    The header line ``pubid  year  answer  clue`` (tab-separated) is skipped
+    when it is the first line; a tab inside the clue stays in the clue.
+    Otherwise as `read_pipe_clues` (UTF-8; a line without four
+    tab-separated fields is a bad line).
+    """
+    path = Path(path)
+
+    def lines():
+        for lineno, line in _raw_lines(path, "utf-8", on_error):
+            if not line.strip() or (lineno == 1 and _is_xd_header(line)):
+                continue
+            fields = line.split("\t", 3)
+            try:
+                if len(fields) < 4:
+                    raise InputError(
+                        f"{len(fields)} tab-separated field(s), expected 4: pubid, year, answer, clue", path, lineno
+                    )
+                answer, clue = _parse(fields[2], fields[3], path, lineno)
+            except InputError as e:
+                if on_error is None:
+                    raise
+                on_error(e)
+                continue
+            yield answer, clue, path, lineno
+
+    return lines()
+
+
+def clue_format(path) -> str:
+    """The form of a clue file: ``clu`` (a ``.clu`` name), ``xd`` or ``pipe``.
+
+    ``xd`` when the name ends in ``.tsv`` or the first line is the xd header
+    (``pubid  year  answer  clue``); ``pipe`` otherwise.
+
+    Examples
+    --------
+    >>> clue_format("_AE.clu"), clue_format("clues.tsv")
+    ('clu', 'xd')
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix == ".clu":
+        return "clu"
+    if suffix == ".tsv":
+        return "xd"
+    try:
+        with open(path, "rb") as f:
+            first = f.readline(4096)
+    except FileNotFoundError:
+        raise InputError("file not found", path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a file", path) from None
+    first = first.removeprefix(codecs.BOM_UTF8).decode("utf-8", "replace").rstrip("\r\n")
+    return "xd" if _is_xd_header(first) else "pipe"
+
+
+def read_clue_file(path, fmt: str = "auto", on_error: OnError | None = None) -> Iterator[tuple[str, str, Path, int]]:
+    """Stream any clue file as ``(answer, clue, path, lineno)``.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+    fmt : {"auto", "pipe", "xd", "clu"}
+        The file's form; ``auto`` asks `clue_format`.
+    on_error : callable, optional
+        As for `read_pipe_clues`.
+
+    Returns
+    -------
+    iterator of (str, str, Path, int)
+        See `read_pipe_clues`, `read_xd_clues`, `read_clu_clues`.
+    """
+    if fmt == "auto":
+        fmt = clue_format(path)
+    readers = {"pipe": read_pipe_clues, "xd": read_xd_clues, "clu": read_clu_clues}
+    if fmt not in readers:
+        raise InputError(f"unknown clue file format {fmt!r} (auto, {', '.join(CLUE_FORMATS)})", path)
+    return readers[fmt](path, on_error)
