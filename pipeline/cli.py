@@ -329,6 +329,10 @@ def _cmd_fill_book(args) -> int:
             cache_dir=args.cache,
             clue_dir=args.clues,
             progress=_progress(args.quiet),
+            max_answer_repeats=args.max_answer_repeats,
+            repeat_penalty=args.repeat_penalty,
+            clue_file=args.clue_file,
+            blocklist=_blocklist(args),
         )
     except FillShortfall as e:
         raise StageFailed(str(e)) from None
@@ -581,7 +585,29 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--improve-nodes", type=int, default=0, help="words tried after a fill, for a better one")
     s.add_argument("--min-score", type=float)
     s.add_argument("--cache", type=Path)
-    s.add_argument("--clues", type=Path, help="clue shards: use only words that can get a clue of their own")
+    s.add_argument(
+        "--clues",
+        type=Path,
+        help="clue shards: use only words that can get a clue of their own (without it: any word of the list)",
+    )
+    s.add_argument(
+        "--clue-file", type=Path, help="your own ANSWER|clue file, read before the shards (with --clues)"
+    )
+    s.add_argument(
+        "--max-answer-repeats",
+        type=int,
+        default=1,
+        metavar="N",
+        help="an answer in at most N puzzles of the book (default 1: none twice)",
+    )
+    s.add_argument(
+        "--repeat-penalty",
+        type=float,
+        default=30.0,
+        metavar="POINTS",
+        help="score points (0-100) off an answer already used in the book (default 30)",
+    )
+    _add_blocklist_option(s)
     s.add_argument("--report", required=True, type=Path)
     s.add_argument("--out", required=True, nargs="+", type=Path, help="one grid file per puzzle")
     s.set_defaults(func=_cmd_fill_book)

@@ -280,3 +280,197 @@ def test_best_mode_lifts_the_weakest_entry():
     # the search ended by proving the next floor unfillable: nothing better exists
     if best.extra["bound"] is not None:
         assert fill_grid(grid, idx, min_score=best.extra["bound"], timeout=30).status == UNFILLABLE
+
+
+# -- penalties: a book's repeated answers score lower -------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    words=st.dictionaries(st.text(alphabet="ABCDE", min_size=3, max_size=4), st.integers(0, 100), min_size=1, max_size=80),
+    picks=st.lists(st.tuples(st.integers(0, 79), st.integers(1, 60)), max_size=30),
+    text=st.sampled_from(["...\n...\n...", "...#\n....\n....\n#...", "....\n.#..\n....\n..#."]),
+    seed=st.integers(0, 5),
+    min_score=st.sampled_from([None, 0, 25]),
+    look=st.sampled_from([1, 3, 16]),
+)
+def test_penalty_searches_as_if_the_list_were_rescored(words, picks, text, seed, min_score, look):
+    # A penalty must change nothing but the scores: the search, step for
+    # step, is the one on a list whose scores were lowered by hand.
+    from pipeline.fill import Filler
+
+    grid = parse_grid(text)
+    names = sorted(words)
+    penalty = {names[i % len(names)]: p for i, p in picks}
+    lowered = {w: max(0, s - penalty.get(w, 0)) for w, s in words.items()}
+    a = Filler(grid, WordIndex(words), seed=seed, min_score=min_score, look=look, penalty=penalty).fill(timeout=20)
+    b = Filler(grid, WordIndex(lowered), seed=seed, min_score=min_score, look=look).fill(timeout=20)
+    assert (a.status, a.nodes, a.fails, a.words, a.score, a.min_entry_score) == (
+        b.status, b.nodes, b.fails, b.words, b.score, b.min_entry_score
+    )
+
+
+def test_no_penalty_is_the_same_search():
+    rnd = random.Random(9)
+    words = {"".join(rnd.choice("AEIOURSTLN") for _ in range(4)): rnd.randint(1, 100) for _ in range(2000)}
+    idx = WordIndex(words)
+    grid = parse_grid("....\n....\n....\n....")
+    from pipeline.fill import Filler
+
+    a = Filler(grid, idx, seed=3).fill(timeout=30)
+    b = Filler(grid, idx, seed=3, penalty={}).fill(timeout=30)
+    c = Filler(grid, idx, seed=3, penalty={w: 0 for w in words}).fill(timeout=30)
+    assert a.status == FILLED and a.words == b.words == c.words and a.nodes == b.nodes == c.nodes
+
+
+def test_penalty_makes_the_best_fill_prefer_fresh_words():
+    from pipeline.fill.quality import fill_best
+
+    # Two 2x2 fills: one of 90s, one of 70s.  Thirty points off a word of
+    # the first (used already in the book) make the second the better.
+    idx = WordIndex({"AB": 90, "CD": 90, "AC": 90, "BD": 90, "EF": 70, "GH": 70, "EG": 70, "FH": 70})
+    grid = parse_grid("..\n..")
+    assert sorted(fill_best(grid, idx, timeout=5).words) == ["AB", "AC", "BD", "CD"]
+    r = fill_best(grid, idx, timeout=5, penalty={"AB": 30})
+    assert sorted(r.words) == ["EF", "EG", "FH", "GH"] and r.min_entry_score == 70
+    # the fill's scores are the lowered ones
+    r = fill_best(grid, idx, timeout=5, penalty={w: 30 for w in ("EF", "GH", "EG", "FH", "AB")})
+    assert sorted(r.words) == ["AB", "AC", "BD", "CD"] and r.min_entry_score == 60
+
+
+# -- the book stage: variety across a book, the blocklist, cluable words ------
+
+SQUARE_A = ["BAT", "ORE", "WED", "BOW", "ARE", "TED"]  # rows BAT ORE WED, columns BOW ARE TED
+SQUARE_B = ["RAW", "AGE", "NOT", "RAN", "AGO", "WET"]
+OPEN_3X3 = "1" * 9  # the hex pattern of an open 3x3 (bits, as xw hex encode reads them)
+
+
+def _tiny_book(tmp_path, scores, puzzles=2, **kw):
+    """Fill ``puzzles`` open 3x3s from a list of the two squares; the answers of each."""
+    from pipeline.encode import encode_lines
+    from pipeline.fill.batch import fill_book
+
+    (tmp_path / "p.hex").write_text("\n".join(encode_lines([OPEN_3X3] * puzzles)) + "\n")
+    wl = tmp_path / "w.txt"
+    wl.write_text("".join(f"{w};{s}\n" for w, s in scores.items()))
+    out = [tmp_path / f"{k}.txt" for k in range(1, puzzles + 1)]
+    kw.setdefault("improve_nodes", 10_000)  # the best fill, whatever the seed
+    fill_book(tmp_path / "p.hex", wl, out, tmp_path / "report.tsv", book=1, books=1, seed=1, timeout=20, **kw)
+    return [sorted(parse_grid(p.read_text()).words()) for p in out]
+
+
+TINY = {**{w: 90 for w in SQUARE_A}, **{w: 70 for w in SQUARE_B}}
+
+
+def test_book_repeats_only_as_allowed_and_the_penalty_prefers_fresh_words(tmp_path):
+    a, b = sorted(SQUARE_A), sorted(SQUARE_B)
+    # Default: no answer twice in a book, so the second puzzle takes the other square.
+    assert _tiny_book(tmp_path, TINY) == [a, b]
+    # Two uses allowed and no penalty: the better square twice.
+    assert _tiny_book(tmp_path, TINY, max_answer_repeats=2, repeat_penalty=0) == [a, a]
+    # 30 points off a used answer: 90 - 30 is below the fresh square's 70.
+    assert _tiny_book(tmp_path, TINY, max_answer_repeats=2, repeat_penalty=30) == [a, b]
+    # 10 points leaves the used square ahead (80 > 70).
+    assert _tiny_book(tmp_path, TINY, max_answer_repeats=2, repeat_penalty=10) == [a, a]
+    # Never more than allowed: a third puzzle cannot reuse the twice-used square.
+    assert _tiny_book(tmp_path, TINY, puzzles=3, max_answer_repeats=2, repeat_penalty=0) == [a, a, b]
+
+
+def test_book_blocklist_and_cluable_words(tmp_path):
+    from pipeline.model.cluefile import write_shards
+    from pipeline.model.cluetext import Blocklist
+
+    a, b = sorted(SQUARE_A), sorted(SQUARE_B)
+    # A blocked answer is never used, however well it scores.
+    assert _tiny_book(tmp_path, TINY, puzzles=1, blocklist=Blocklist(["wed"])) == [b]
+    # With the shards, a word with no clue is not used ...
+    clues = {w: [f"Clue for {w.lower()}"] for w in SQUARE_A + SQUARE_B if w != "ORE"}
+    write_shards(tmp_path / "clues", clues)
+    assert _tiny_book(tmp_path, TINY, puzzles=1, clue_dir=tmp_path / "clues") == [b]
+    # ... unless the user's clue file has one; without the shards any word is used.
+    (tmp_path / "mine.txt").write_text("ORE|Mined rock\n")
+    assert _tiny_book(tmp_path, TINY, puzzles=1, clue_dir=tmp_path / "clues", clue_file=tmp_path / "mine.txt") == [a]
+    assert _tiny_book(tmp_path, TINY, puzzles=1) == [a]
+    # A clue the blocklist blocks is no clue: ORE's only clue names a blocked word.
+    (tmp_path / "mine.txt").write_text("ORE|Damn rock\n")
+    blocked = Blocklist(["damn"])
+    assert _tiny_book(
+        tmp_path, TINY, puzzles=1, clue_dir=tmp_path / "clues", clue_file=tmp_path / "mine.txt", blocklist=blocked
+    ) == [b]
+
+
+def test_fill_book_cli_blocklist_and_bad_clue_file(tmp_path):
+    from pipeline.encode import encode_lines
+
+    (tmp_path / "p.hex").write_text("\n".join(encode_lines([OPEN_3X3])) + "\n")
+    wl = tmp_path / "w.txt"
+    wl.write_text("".join(f"{w};{s}\n" for w, s in TINY.items()))
+    (tmp_path / "block.txt").write_text("# mine\nbat\n")
+    common = ["fill-book", "--candidates", str(tmp_path / "p.hex"), "--wordlist", str(wl), "--book", "1"]
+    common += ["--books", "1", "--improve-nodes", "10000", "--report", str(tmp_path / "r.tsv")]
+    r = _xw(*common, "--blocklist", str(tmp_path / "block.txt"), "--out", str(tmp_path / "1.txt"))
+    assert r.returncode == 0, r.stderr
+    assert sorted(parse_grid((tmp_path / "1.txt").read_text()).words()) == sorted(SQUARE_B)
+    assert json.loads(r.stdout)["blocked"] == 1
+    r = _xw(*common, "--no-blocklist", "--out", str(tmp_path / "2.txt"))
+    assert r.returncode == 0 and sorted(parse_grid((tmp_path / "2.txt").read_text()).words()) == sorted(SQUARE_A)
+    # A bad line in the clue file: file and line named, exit 2, nothing written.
+    write_dir = tmp_path / "clues"
+    write_dir.mkdir()
+    (tmp_path / "mine.txt").write_text("ORE|Mined rock\nWED Married\n")
+    r = _xw(*common, "--clues", str(write_dir), "--clue-file", str(tmp_path / "mine.txt"), "--out", str(tmp_path / "3.txt"))
+    assert r.returncode == 2 and "mine.txt" in r.stderr and ":2" in r.stderr and "'|'" in r.stderr
+    assert not (tmp_path / "3.txt").exists()
+    r = _xw(*common, "--max-answer-repeats", "0", "--out", str(tmp_path / "4.txt"))
+    assert r.returncode == 2 and "max_answer_repeats" in r.stderr
+
+
+@pytest.fixture(scope="module")
+def english_book(tmp_path_factory):
+    """Real fills: 11x11 American patterns from an English list scored by wordfreq."""
+    wordfreq = pytest.importorskip("wordfreq")
+    from pipeline.patterns import generate_patterns, write_patterns
+
+    tmp = tmp_path_factory.mktemp("english")
+    words = {}
+    for w in wordfreq.top_n_list("en", 40000):
+        if w.isascii() and w.isalpha() and 3 <= len(w) <= 9:
+            words.setdefault(w.upper(), min(100, round(wordfreq.zipf_frequency(w, "en") * 14)))
+    (tmp / "w.txt").write_text("".join(f"{w};{s}\n" for w, s in sorted(words.items())))
+    write_patterns(tmp / "p.hex", generate_patterns(11, 11, 12, 5, max_slot_length=9))
+
+    def fill(name, puzzles=5, **kw):
+        from pipeline.fill.batch import fill_book
+
+        out = [tmp / name / f"{k}.txt" for k in range(1, puzzles + 1)]
+        stats = fill_book(
+            tmp / "p.hex", tmp / "w.txt", out, tmp / name / "report.tsv", book=1, books=1, seed=3,
+            timeout=30, max_nodes=20000, improve_nodes=3000, cache_dir=tmp / "cache", **kw,
+        )
+        return stats, [parse_grid(p.read_text()).words() for p in out]
+
+    return fill
+
+
+def _counts(fills):
+    from collections import Counter
+
+    return Counter(w for words in fills for w in words)
+
+
+def test_real_book_no_answer_twice_by_default(english_book):
+    stats, fills = english_book("once")
+    assert stats["filled"] == 5 and stats["repeated"] == 0
+    assert max(_counts(fills).values()) == 1
+
+
+def test_real_book_repeats_at_most_twice_and_the_penalty_cuts_them(english_book):
+    free_stats, free = english_book("twice-free", max_answer_repeats=2, repeat_penalty=0)
+    counts = _counts(free)
+    assert max(counts.values()) == 2, "with two uses allowed and no penalty, some answer repeats"
+    assert free_stats["repeated"] == sum(1 for n in counts.values() if n == 2)
+    _, penalised = english_book("twice-penalised", max_answer_repeats=2, repeat_penalty=30)
+    counts = _counts(penalised)
+    assert max(counts.values()) <= 2
+    repeats = sum(1 for n in counts.values() if n == 2)
+    assert repeats < free_stats["repeated"], "30 points off a used answer gives fewer repeats"

@@ -11,12 +11,16 @@
  *                               letters is bytes, n * length codes 0-25.
  *                               Builds masks[pos][letter] as bitsets.
  *   solve(words, cells, cset, limit, banned, seed, max_nodes, timeout,
- *         first_cutoff, look)
+ *         first_cutoff, look[, moved])
  *       words   list per slot of the Words for its length
  *       cells   list per slot of the tuple of its cell numbers
  *       cset    list per cell of the 26-bit set of letters it may take
  *       limit   list per slot: words 0..limit-1 are allowed (score floor)
  *       banned  list per slot of word numbers it may not take
+ *       moved   optional, list per slot of the words whose score was
+ *               lowered (a penalty), flat [rank, k, rank, k, ...] in their
+ *               new order: word k now comes after `rank` words of the
+ *               list's own order (see pick_moved); empty: none moved
  *       -> (status, words per slot or None, nodes, fails, restarts)
  *       status: 0 filled, 1 unfillable (search space exhausted),
  *               2 out of nodes or time.
@@ -40,7 +44,8 @@
  * always counted, so every fill is consistent.
  *
  * Search: the unassigned slot with the fewest candidates per failure weight
- * (dom/wdeg); among its `look` best-scored candidates the one leaving its
+ * (dom/wdeg); among its `look` best-scored candidates (scores lowered by
+ * any penalty, see pick_moved) the one leaving its
  * crossings the most room (sum of log2 of the crossing candidates that
  * agree), plus seeded noise below one unit; two-way branching (take the
  * word / remove it), so a run that ends without a fill has exhausted the
@@ -174,6 +179,10 @@ typedef struct {
     long long nodes, fails, restarts, max_nodes, cutoff;
     double deadline;
     int look;
+    /* penalties (NULL when none): per slot the moved words in their new
+     * order, their ranks, how many, and a bitset of them */
+    int **moved_k, **moved_rank, *nmoved;
+    u64 **moved_bits;
 } State;
 
 static double now(void) {
@@ -514,8 +523,60 @@ static int agree(State *st, int t, int tp, int letter) {
     return c;
 }
 
+/* How much room word k of slot s leaves its crossings (sum of log2 of the
+ * crossing candidates that agree), plus seeded noise below one unit; -1 if
+ * it leaves some crossing nothing.  memo caches agree() per (pos, letter). */
+static inline double room_of(State *st, int s, int k, int memo[64][26]) {
+    int L = st->len[s];
+    const uint8_t *code = st->W[s]->letters + (size_t)k * L;
+    double room = rand01(st);
+    for (int p = 0; p < L; p++) {
+        int t = st->cross[s][p];
+        if (t < 0) continue;
+        int c = memo[p][code[p]];
+        if (c < 0) c = memo[p][code[p]] = agree(st, t, st->crosspos[s][p], code[p]);
+        if (!c) return -1.0;
+        room += log2((double)c);
+    }
+    return room;
+}
+
+/* pick() for a slot some of whose words have a lowered score.  Its words
+ * in score order are the list's order (bit order) with the moved words
+ * taken out and each put back after the first `rank` words of the list:
+ * a merge of the unmoved candidates (bit order, moved ones masked off)
+ * and the moved list (already in its order), so the `look` best are found
+ * without sorting.  Ties keep the list's order: deterministic. */
+static int pick_moved(State *st, int s, int memo[64][26]) {
+    const u64 *d = st->dom[s], *mb = st->moved_bits[s];
+    const int *mk = st->moved_k[s], *mr = st->moved_rank[s];
+    int nm = st->nmoved[s], q = 0, hi = st->hi[s];
+    int i = st->lo[s], best = -1, seen = 0;
+    double best_room = 0;
+    u64 x = i < hi ? d[i] & ~mb[i] : 0;
+    while (seen < st->look) {
+        while (!x && ++i < hi) x = d[i] & ~mb[i];
+        int j = x ? i * 64 + __builtin_ctzll(x) : INT32_MAX; /* next unmoved candidate */
+        while (q < nm && !(d[mk[q] >> 6] & ((u64)1 << (mk[q] & 63)))) q++; /* moved, not candidates */
+        int k;
+        if (q < nm && mr[q] <= j)
+            k = mk[q++];
+        else if (x) {
+            k = j;
+            x &= x - 1;
+        } else
+            break;
+        seen++;
+        double room = room_of(st, s, k, memo);
+        if (best < 0 || room > best_room) {
+            best = k;
+            best_room = room;
+        }
+    }
+    return best;
+}
+
 static int pick(State *st, int s) {
-    WordsObject *w = st->W[s];
     int L = st->len[s];
     u64 *d = st->dom[s];
     int best = -1, seen = 0;
@@ -523,25 +584,14 @@ static int pick(State *st, int s) {
     int memo[64][26];
     for (int p = 0; p < L; p++)
         for (int l = 0; l < 26; l++) memo[p][l] = -1;
+    if (st->nmoved && st->nmoved[s]) return pick_moved(st, s, memo);
     for (int i = st->lo[s]; i < st->hi[s] && seen < st->look; i++) {
         u64 x = d[i];
         while (x && seen < st->look) {
             int k = i * 64 + __builtin_ctzll(x);
             x &= x - 1;
             seen++;
-            const uint8_t *code = w->letters + (size_t)k * L;
-            double room = rand01(st);
-            for (int p = 0; p < L; p++) {
-                int t = st->cross[s][p];
-                if (t < 0) continue;
-                int c = memo[p][code[p]];
-                if (c < 0) c = memo[p][code[p]] = agree(st, t, st->crosspos[s][p], code[p]);
-                if (!c) {
-                    room = -1.0;
-                    break;
-                }
-                room += log2((double)c);
-            }
+            double room = room_of(st, s, k, memo);
             if (best < 0 || room > best_room) {
                 best = k;
                 best_room = room;
@@ -603,7 +653,11 @@ static void free_state(State *st) {
         if (st->dom) free(st->dom[s]);
         if (st->cnt) free(st->cnt[s]);
         if (st->sm) free(st->sm[s]);
+        if (st->moved_k) free(st->moved_k[s]);
+        if (st->moved_rank) free(st->moved_rank[s]);
+        if (st->moved_bits) free(st->moved_bits[s]);
     }
+    free(st->moved_k); free(st->moved_rank); free(st->moved_bits); free(st->nmoved);
     free(st->W); free(st->len); free(st->cell); free(st->cross); free(st->crosspos);
     free(st->same); free(st->dom); free(st->lo); free(st->hi); free(st->count);
     free(st->weight); free(st->stamp); free(st->cset); free(st->saved); free(st->bits);
@@ -614,20 +668,21 @@ static void free_state(State *st) {
 #define CALLOC(p, n) do { (p) = calloc((n) ? (n) : 1, sizeof(*(p))); if (!(p)) goto nomem; } while (0)
 
 static PyObject *py_solve(PyObject *self, PyObject *args) {
-    PyObject *words, *cells, *cset, *limit, *banned;
+    PyObject *words, *cells, *cset, *limit, *banned, *moved = Py_None;
     unsigned long long seed;
     long long max_nodes, first_cutoff;
     double timeout;
     int look;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!KLdLi", &PyList_Type, &words, &PyList_Type, &cells, &PyList_Type, &cset,
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!KLdLi|O", &PyList_Type, &words, &PyList_Type, &cells, &PyList_Type, &cset,
                           &PyList_Type, &limit, &PyList_Type, &banned, &seed, &max_nodes, &timeout, &first_cutoff,
-                          &look))
+                          &look, &moved))
         return NULL;
     State st;
     memset(&st, 0, sizeof st);
     int ns = (int)PyList_GET_SIZE(words), nc = (int)PyList_GET_SIZE(cset);
-    if (PyList_GET_SIZE(cells) != ns || PyList_GET_SIZE(limit) != ns || PyList_GET_SIZE(banned) != ns) {
-        PyErr_SetString(PyExc_ValueError, "words, cells, limit and banned need one item per slot");
+    if (PyList_GET_SIZE(cells) != ns || PyList_GET_SIZE(limit) != ns || PyList_GET_SIZE(banned) != ns ||
+        (moved != Py_None && (!PyList_Check(moved) || PyList_GET_SIZE(moved) != ns))) {
+        PyErr_SetString(PyExc_ValueError, "words, cells, limit, banned and moved need one item per slot");
         return NULL;
     }
     st.nslots = ns;
@@ -740,6 +795,40 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         tighten(&st, s);
         refresh(&st, s);
     }
+    /* moved words (lowered scores): [rank, k, ...] per slot, in their new order */
+    if (moved != Py_None) {
+        CALLOC(st.moved_k, ns); CALLOC(st.moved_rank, ns); CALLOC(st.moved_bits, ns); CALLOC(st.nmoved, ns);
+        for (int s = 0; s < ns; s++) {
+            PyObject *m = PySequence_Fast(PyList_GET_ITEM(moved, s), "moved must be sequences");
+            if (!m) goto error;
+            Py_ssize_t n2 = PySequence_Fast_GET_SIZE(m);
+            if (n2 % 2) {
+                Py_DECREF(m);
+                PyErr_SetString(PyExc_ValueError, "moved lists hold rank, word pairs");
+                goto error;
+            }
+            int n = (int)(n2 / 2), w_n = st.W[s]->n;
+            st.moved_k[s] = calloc(n ? n : 1, sizeof(int));
+            st.moved_rank[s] = calloc(n ? n : 1, sizeof(int));
+            st.moved_bits[s] = calloc(st.W[s]->nw, sizeof(u64));
+            if (!st.moved_k[s] || !st.moved_rank[s] || !st.moved_bits[s]) { Py_DECREF(m); goto nomem; }
+            for (int j = 0; j < n; j++) {
+                long r = PyLong_AsLong(PySequence_Fast_GET_ITEM(m, 2 * j));
+                long k = PyLong_AsLong(PySequence_Fast_GET_ITEM(m, 2 * j + 1));
+                if (PyErr_Occurred() || k < 0 || k >= w_n || r < 0 || (j && r < st.moved_rank[s][j - 1])) {
+                    Py_DECREF(m);
+                    if (!PyErr_Occurred())
+                        PyErr_SetString(PyExc_ValueError, "moved: word out of range or ranks out of order");
+                    goto error;
+                }
+                st.moved_rank[s][j] = (int)r;
+                st.moved_k[s][j] = (int)k;
+                st.moved_bits[s][k >> 6] |= (u64)1 << (k & 63);
+            }
+            st.nmoved[s] = n;
+            Py_DECREF(m);
+        }
+    }
     st.rng = seed;
     st.max_nodes = max_nodes;
     st.look = look;
@@ -789,7 +878,7 @@ error:
 
 static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS,
-     "solve(words, cells, cset, limit, banned, seed, max_nodes, timeout, first_cutoff, look)\n"
+     "solve(words, cells, cset, limit, banned, seed, max_nodes, timeout, first_cutoff, look[, moved])\n"
      "-> (status, words per slot or None, nodes, fails, restarts); status 0 filled, 1 unfillable, 2 out of budget"},
     {NULL, NULL, 0, NULL},
 };

@@ -1,24 +1,33 @@
 """The pipeline's fill stage: fill a book's puzzles from its candidate patterns.
 
 One job fills one book, so the word index is loaded once for all its
-puzzles and no answer is used in two puzzles of the same book.  Book ``n``
-of ``N`` takes every ``N``-th candidate pattern; a pattern that cannot be
-filled within the budget is reported and the next one is tried.  Outputs
-are written only when every puzzle of the book is filled, so a failed job
-leaves nothing behind.
+puzzles.  Book ``n`` of ``N`` takes every ``N``-th candidate pattern; a
+pattern that cannot be filled within the budget is reported and the next
+one is tried.  Outputs are written only when every puzzle of the book is
+filled, so a failed job leaves nothing behind.
+
+Variety across the book: an answer is used in at most
+``max_answer_repeats`` puzzles (1: never twice in a book), and while it may
+still be used again its score is lowered by ``repeat_penalty`` points, so
+the filler takes a fresh word wherever one fits about as well (the
+crosswordese of one puzzle need not be the next one's too).  Blocked
+answers (the blocklist) are never used.
 
 Given the clue shards, the stage also keeps the book cluable: a word with
 no clue is never used, each filled puzzle reserves a distinct clue text for
 each of its answers, and a word whose every clue is already reserved (NADA
 after ZILCH, both "A quantity of no importance") is not used again in the
-book.  The clue stage then always finds a clue for every entry.
+book.  The clue stage then always finds a clue for every entry.  Without
+the shards (``missing_clues`` fail or leave) any word of the list may be
+used, and the clue stage reports the answers left without a clue.
 """
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 
-from ..model.cluefile import read_clues_for
+from ..model.cluefile import read_clues_for, read_shard
 from ..model.errors import InputError
 from ..model.fileio import atomic_write, write_text
 from ..model.hexcodec import encode_grid, read_pattern_file
@@ -54,6 +63,10 @@ def fill_book(
     cache_dir=None,
     clue_dir=None,
     progress=None,
+    max_answer_repeats: int = 1,
+    repeat_penalty: float = 30.0,
+    clue_file=None,
+    blocklist=None,
 ) -> dict:
     """Fill ``len(out_paths)`` puzzles for ``book`` (1-based) of ``books``.
 
@@ -82,26 +95,48 @@ def fill_book(
     clue_dir : path, optional
         The clue shards; when given, only words that can still get a clue
         of their own in this book are used.
+    max_answer_repeats : int
+        In how many puzzles of the book one answer may be used (1: none twice).
+    repeat_penalty : float
+        Score points (the list's 0-100 scale) taken off an answer already
+        used in the book while it may still be used again; 0 for none.
+    clue_file : path, optional
+        The user's own ``ANSWER|clue`` file, read before the shards (its
+        clues are preferred): with ``clue_dir``, its answers are cluable too.
+    blocklist : Blocklist, optional
+        No answer it blocks is used, and no clue text it blocks counts as a
+        clue.
 
     Returns
     -------
     dict
-        ``filled``, ``tried``, ``unfillable``, ``timeout``, ``seconds``, ``load_seconds``.
+        ``filled``, ``tried``, ``unfillable``, ``timeout``, ``seconds``,
+        ``load_seconds``, ``blocked`` (words of the list never used) and
+        ``repeated`` (answers used in more than one puzzle).
 
     Raises
     ------
     FillShortfall
         When the candidates run out first; its message says how many filled and why.
+    InputError
+        Bad arguments, or a bad line in ``clue_file`` or the shards (file and line named).
     """
     say = progress or (lambda msg: None)
     if not 1 <= book <= books:
         raise InputError(f"book {book} is not between 1 and {books}")
+    if max_answer_repeats < 1:
+        raise InputError(f"max_answer_repeats is {max_answer_repeats}: give 1 (no answer twice) or more")
+    if not 0 <= repeat_penalty <= 100:
+        raise InputError(f"repeat_penalty is {repeat_penalty:g}: give 0-100 score points")
     pool = read_candidates(candidates_path)[book - 1 :: books]
     t0 = time.perf_counter()
     index = load_index(wordlist_path, cache_dir=cache_dir)
     load_seconds = time.perf_counter() - t0
-    used: set[str] = set()
-    clues = _ClueBook(clue_dir, index) if clue_dir is not None else None
+    uses: Counter = Counter()
+    blocked = set()
+    if blocklist:
+        blocked = {w for li in index.lengths.values() for w in li.words if blocklist.blocks_answer(w)}
+    clues = _ClueBook(clue_dir, index, clue_file, blocklist) if clue_dir is not None else None
     filled = []
     rows = []
     counts = {"filled": 0, "unfillable": 0, "timeout": 0}
@@ -110,12 +145,18 @@ def fill_book(
         if len(filled) == len(out_paths):
             break
         attempt_seed = derive_seed(seed, "fill", book, i)
-        banned = used if clues is None else used | clues.unusable
+        banned = blocked | {w for w, n in uses.items() if n >= max_answer_repeats}
+        if clues is not None:
+            banned |= clues.unusable
+        penalty = {w: repeat_penalty for w in uses if w not in banned} if repeat_penalty else None
 
         def attempt(banned):
             if improve_nodes:
-                return fill_best(grid, index, attempt_seed, timeout, max_nodes, improve_nodes, min_score, banned)
-            return Filler(grid, index, seed=attempt_seed, min_score=min_score, exclude=banned).fill(timeout, max_nodes)
+                return fill_best(
+                    grid, index, attempt_seed, timeout, max_nodes, improve_nodes, min_score, banned, penalty=penalty
+                )
+            filler = Filler(grid, index, seed=attempt_seed, min_score=min_score, exclude=banned, penalty=penalty)
+            return filler.fill(timeout, max_nodes)
 
         result = attempt(banned)
         # Two answers of one fill may share their only clue; ban the later one and fill again.
@@ -135,7 +176,7 @@ def fill_book(
         )
         if result.status == FILLED:
             filled.append(result.grid)
-            used.update(result.words)
+            uses.update(result.words)
             if clues is not None:
                 clues.reserve(result.words)
         say(
@@ -166,27 +207,47 @@ def fill_book(
         "timeout": counts["timeout"],
         "seconds": round(search_seconds, 3),
         "load_seconds": round(load_seconds, 3),
+        "blocked": len(blocked),
+        "repeated": sum(1 for n in uses.values() if n > 1),
     }
 
 
 class _ClueBook:
-    """Which clue texts a book has reserved, and which words that rules out."""
+    """Which clue texts a book has reserved, and which words that rules out.
 
-    def __init__(self, clue_dir, index):
+    A word's clues are the user's ``clue_file`` lines first, then the
+    shards', as the clue stage reads them.  Blocked clue texts count as
+    reserved; they are looked for only in the clues of answers a fill
+    actually uses (checking every clue of the list would cost seconds a book).
+    """
+
+    def __init__(self, clue_dir, index, clue_file=None, blocklist=None):
         words = [w for li in index.lengths.values() for w in li.words]
         raw = read_clues_for(clue_dir, words)
+        if clue_file is not None:
+            for w, cs in read_shard(clue_file, set(words)).items():
+                raw[w] = cs + raw.get(w, [])
         self.keys = {w: list(dict.fromkeys(" ".join(c.lower().split()) for c in cs)) for w, cs in raw.items()}
         self.words_of: dict[str, list[str]] = {}
         for w, ks in self.keys.items():
             for k in ks:
                 self.words_of.setdefault(k, []).append(w)
         self.reserved: set[str] = set()
+        self.blocklist = blocklist
         self.unusable = {w for w in words if not self.keys.get(w)}
+
+    def _free(self, key) -> bool:
+        if key in self.reserved:
+            return False
+        if self.blocklist and self.blocklist.blocks_clue(key):
+            self.reserved.add(key)  # never printed: as good as used
+            return False
+        return True
 
     def _assign(self, answers):
         taken, out = set(), []
         for a in answers:
-            k = next((k for k in self.keys.get(a, ()) if k not in self.reserved and k not in taken), None)
+            k = next((k for k in self.keys.get(a, ()) if k not in taken and self._free(k)), None)
             out.append(k)
             if k is not None:
                 taken.add(k)
@@ -196,6 +257,8 @@ class _ClueBook:
         """The first answer that gets no clue of its own, or None."""
         for a, k in zip(answers, self._assign(answers)):
             if k is None:
+                if not any(self._free(x) for x in self.keys.get(a, ())):
+                    self.unusable.add(a)  # every clue it had is blocked
                 return a
         return None
 
@@ -203,5 +266,5 @@ class _ClueBook:
         for k in self._assign(answers):
             self.reserved.add(k)
             for w in self.words_of[k]:
-                if all(x in self.reserved for x in self.keys[w]):
+                if not any(self._free(x) for x in self.keys[w]):
                     self.unusable.add(w)

@@ -87,8 +87,15 @@ class LengthIndex:
         return len(self.words)
 
     def count_at_least(self, min_score: float) -> int:
-        """How many words score ``min_score`` or more (a prefix, as they are sorted)."""
-        return bisect.bisect_left(self.scores, -min_score, key=lambda s: -s)
+        """How many words score ``min_score`` or more (a prefix, as they are sorted).
+
+        Examples
+        --------
+        >>> li = LengthIndex(3, [("CAT", 60), ("COT", 50), ("DOG", 40)])
+        >>> li.count_at_least(50), li.count_at_least(50.5), li.count_at_least(0)
+        (2, 1, 3)
+        """
+        return bisect.bisect_right(self.scores, -min_score, key=lambda s: -s)
 
 
 def _kernel_words(length: int, words: list[str]) -> Words:

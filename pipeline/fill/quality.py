@@ -26,7 +26,16 @@ def _better(a: FillResult, b: FillResult | None) -> bool:
 
 
 def fill_best(
-    grid, index, seed=0, timeout=10.0, max_nodes=None, improve_nodes=None, min_score=None, exclude=(), progress=None
+    grid,
+    index,
+    seed=0,
+    timeout=10.0,
+    max_nodes=None,
+    improve_nodes=None,
+    min_score=None,
+    exclude=(),
+    progress=None,
+    penalty=None,
 ):
     """The best fill found within ``timeout`` seconds.
 
@@ -36,6 +45,11 @@ def fill_best(
         Budget of the first fill, in words tried.
     improve_nodes : int, optional
         Budget of all the later, better fills together (None: until ``timeout``).
+    penalty : dict, optional
+        ``{word: points}`` taken off those words' scores (see
+        :class:`~pipeline.fill.search.Filler`): fills are judged, and the
+        floor raised, on the lowered scores, so a penalised word is the
+        first to go when a better fill exists.
 
     Returns
     -------
@@ -53,6 +67,12 @@ def fill_best(
     >>> r = fill_best(parse_grid("..\\n.."), idx, timeout=5)
     >>> r.min_entry_score, r.extra["rounds"], r.extra["bound"] > 90
     (90, 3, True)
+
+    With 85 points off XY the 10-scored fill is the better one:
+
+    >>> r = fill_best(parse_grid("..\\n.."), idx, timeout=5, penalty={"XY": 85})
+    >>> sorted(r.words), r.min_entry_score
+    (['AB', 'AC', 'BD', 'CD'], 10)
     """
     start = time.perf_counter()
     deadline = start + timeout
@@ -67,7 +87,8 @@ def fill_best(
         left = deadline - time.perf_counter()
         if left <= 0 or (nodes_left is not None and nodes_left <= 0):
             break
-        result = Filler(grid, index, seed=seed + rounds, min_score=floor, exclude=exclude).fill(left, nodes_left)
+        filler = Filler(grid, index, seed=seed + rounds, min_score=floor, exclude=exclude, penalty=penalty)
+        result = filler.fill(left, nodes_left)
         rounds += 1
         total_nodes += result.nodes
         if nodes_left is not None and rounds > 1:

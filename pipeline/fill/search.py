@@ -14,6 +14,7 @@ slots that are really hard; the last run is always allowed to finish.
 
 from __future__ import annotations
 
+import bisect
 import time
 from dataclasses import dataclass, field
 
@@ -22,7 +23,7 @@ from . import _kernel
 from .index import WordIndex
 from .problem import FillProblem
 
-__all__ = ["FillResult", "Filler", "FILLED", "UNFILLABLE", "TIMEOUT"]
+__all__ = ["FillResult", "Filler", "adjusted_score", "FILLED", "UNFILLABLE", "TIMEOUT"]
 
 FILLED = "filled"
 UNFILLABLE = "unfillable"
@@ -32,6 +33,20 @@ ALL_LETTERS = (1 << 26) - 1
 
 _STATUS = {0: FILLED, 1: UNFILLABLE, 2: TIMEOUT}
 _NO_LIMIT = (1 << 62)
+
+
+def adjusted_score(score: float, word: str, penalty=None) -> float:
+    """``score`` less ``penalty[word]`` points, never below 0 (the list's scale).
+
+    Examples
+    --------
+    >>> adjusted_score(70, "ERA", {"ERA": 30}), adjusted_score(20, "ERA", {"ERA": 30}), adjusted_score(70, "EON", {"ERA": 30})
+    (40, 0, 70)
+    """
+    if not penalty:
+        return score
+    points = penalty.get(word)
+    return score if not points else max(0, score - points)
 
 
 @dataclass
@@ -80,10 +95,13 @@ class FillResult:
             "words": self.words,
         }
 
-    def add_fill(self, grid: Grid, index: WordIndex) -> None:
-        """Record ``grid`` as the fill: its words, their mean score and the weakest."""
+    def add_fill(self, grid: Grid, index: WordIndex, penalty=None) -> None:
+        """Record ``grid`` as the fill: its words, their mean score and the weakest.
+
+        ``penalty`` (``{word: points}``) lowers those words' scores, never below 0.
+        """
         words = grid.words()
-        scores = [index.score(w) for w in words]
+        scores = [adjusted_score(index.score(w), w, penalty) for w in words]
         self.grid = grid
         self.words = words
         self.score = sum(scores) / len(scores) if scores else None
@@ -104,6 +122,12 @@ class Filler:
         Words scoring below this are not used.
     exclude : iterable of str, optional
         Words that may not be used (already used elsewhere in a book).
+    penalty : dict, optional
+        ``{word: points}``: those words' scores are lowered by ``points``
+        (never below 0), for the order candidates are tried in, for
+        ``min_score`` and for the fill's scores; a book stage uses it to
+        prefer words it has not used yet.  Without it the search is the
+        same, step for step, as before penalties existed.
     first_cutoff : int
         Failures allowed in the first run before a restart; each later run
         allows 1.5 times more.
@@ -121,18 +145,41 @@ class Filler:
     >>> r.status, sorted(r.words)
     ('filled', ['ARE', 'BAT', 'BOW', 'ORE', 'TED', 'WED'])
 
+    A penalty moves a word down the order: with ``look=1`` the best-scored
+    candidate is taken, and 90 less 30 is below 70.
+
+    >>> idx = WordIndex({"AAA": 90, "BBB": 70})
+    >>> Filler(parse_grid("..."), idx, look=1).fill().words
+    ['AAA']
+    >>> Filler(parse_grid("..."), idx, look=1, penalty={"AAA": 30}).fill().words
+    ['BBB']
+
     Notes
     -----
     The search runs in the C kernel (``_kernel.c``); this class builds its
     arguments from the grid and the index and checks what comes back.
+    Penalised words are handed to the kernel with their place in the new
+    order (a binary search each, O(p log n) for p penalised words), so the
+    index is not re-sorted and a fill without penalties costs nothing more.
     """
 
-    def __init__(self, grid: Grid, index: WordIndex, seed: int = 0, min_score=None, exclude=(), first_cutoff: int = 64, look: int = 16):
+    def __init__(
+        self,
+        grid: Grid,
+        index: WordIndex,
+        seed: int = 0,
+        min_score=None,
+        exclude=(),
+        first_cutoff: int = 64,
+        look: int = 16,
+        penalty=None,
+    ):
         self.problem = FillProblem(grid)
         self.index = index
         self.seed = seed
         self.min_score = min_score
         self.exclude = set(exclude)
+        self.penalty = {w: p for w, p in (penalty or {}).items() if p > 0}
         self.first_cutoff = first_cutoff
         self.look = max(1, look)
         self.lidx = [index[n] for n in self.problem.lengths]
@@ -144,11 +191,19 @@ class Filler:
             cset[cell] = ALL_LETTERS
         for cell, letter in p.given.items():
             cset[cell] = 1 << (ord(letter) - 65)
-        limit, banned = [], []
+        limit, banned, moved = [], [], []
+        per_length: dict[int, tuple] = {}
         for li in self.lidx:
-            limit.append(len(li) if self.min_score is None else li.count_at_least(self.min_score))
-            banned.append(sorted(li.position[w] for w in self.exclude if w in li.position))
-        return [li.kernel for li in self.lidx], [list(c) for c in p.cells], cset, limit, banned
+            if li.length not in per_length:
+                lim = len(li) if self.min_score is None else li.count_at_least(self.min_score)
+                out = {li.position[w] for w in self.exclude if w in li.position}
+                order = _moved(li, self.penalty, self.min_score, lim, out) if self.penalty else []
+                per_length[li.length] = (lim, sorted(out), order)
+            lim, out, order = per_length[li.length]
+            limit.append(lim)
+            banned.append(out)
+            moved.append(order)
+        return [li.kernel for li in self.lidx], [list(c) for c in p.cells], cset, limit, banned, moved
 
     def fill(self, timeout: float = 10.0, max_nodes: int | None = None) -> FillResult:
         """Search for a fill within ``timeout`` seconds and ``max_nodes`` words tried.
@@ -160,11 +215,12 @@ class Filler:
         p = self.problem
         if p.orphans and any(c not in p.given for c in p.orphans):
             return FillResult(UNFILLABLE, seconds=time.perf_counter() - start)
-        words, cells, cset, limit, banned = self._arguments()
+        words, cells, cset, limit, banned, moved = self._arguments()
         budget = _NO_LIMIT if max_nodes is None else min(int(max_nodes), _NO_LIMIT)
-        status, chosen, nodes, fails, restarts = _kernel.solve(
-            words, cells, cset, limit, banned, self.seed % (1 << 64), budget, float(timeout), self.first_cutoff, self.look
-        )
+        args = [words, cells, cset, limit, banned, self.seed % (1 << 64), budget, float(timeout), self.first_cutoff, self.look]
+        if any(moved):
+            args.append(moved)
+        status, chosen, nodes, fails, restarts = _kernel.solve(*args)
         r = FillResult(_STATUS[status], seconds=time.perf_counter() - start, nodes=nodes, fails=fails, restarts=restarts)
         if chosen is not None:
             cells_out = list(p.grid.cells)
@@ -173,8 +229,33 @@ class Filler:
                     cells_out[cell] = ch
             grid = Grid(p.grid.rows, p.grid.cols, cells_out)
             check_fill(grid, grid.words(), p, self.index, self.exclude)
-            r.add_fill(grid, self.index)
+            r.add_fill(grid, self.index, self.penalty)
         return r
+
+
+def _moved(li, penalty: dict, min_score, limit: int, banned: set) -> list[int]:
+    """The penalised words of one length as the kernel takes them.
+
+    Flat ``[rank, k, rank, k, ...]`` in the order of their lowered scores
+    (then the word, as the index orders ties), where ``rank`` is how many
+    words of the index come before the lowered word.  Words the floor now
+    rules out are added to ``banned`` instead.
+    """
+    key = lambda i: (-li.scores[i], li.words[i])  # noqa: E731 -- the index's own order
+    entries = []
+    for w, points in penalty.items():
+        k = li.position.get(w)
+        if k is None or k >= limit or k in banned:
+            continue
+        score = adjusted_score(li.scores[k], w, penalty)
+        if min_score is not None and score < min_score:
+            banned.add(k)
+            continue
+        entries.append(((-score, w), k))
+    out = []
+    for sort_key, k in sorted(entries):
+        out += [bisect.bisect_left(range(len(li)), sort_key, key=key), k]
+    return out
 
 
 def check_fill(grid: Grid, words, problem: FillProblem, index: WordIndex, exclude=()) -> None:
