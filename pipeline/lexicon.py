@@ -42,7 +42,7 @@ import time
 from pathlib import Path
 
 from .model.cluefile import check_clue, write_shards
-from .model.cluetext import clue_leaks
+from .model.cluetext import DEFAULT_BLOCKLIST, Blocklist, clue_leaks, load_blocklists
 from .model.errors import InputError
 from .model.fileio import read_text, write_bytes, write_text
 from .model.wordlist import normalise, write_wordlist
@@ -59,7 +59,7 @@ __all__ = [
 #: wordfreq Zipf value below which a candidate is left out (about three
 #: occurrences in 100 million words).  WordNet lemmas are real words, so the
 #: floor is low; initialisms, taxa and proper nouns need half a point more.
-DEFAULT_MIN_ZIPF = 1.5
+DEFAULT_MIN_ZIPF = 0.0
 #: Clue lines kept per answer, most common senses first.
 MAX_CLUES = 5
 #: Longest clue kept; longer glosses are cut at a clause boundary or dropped.
@@ -106,8 +106,19 @@ _PROPER_FREQUENT_ZIPF = 4.0  # proper nouns at least this common keep their scor
 _OFFENSIVE_PENALTY = 25  # a word with a slur or obscene sense among others (ASS, COCK)
 _PHRASE_PENALTY = 0.5  # Zipf per extra token: wordfreq rates a phrase near its rarest word
 _LETTER_PENALTY = 1.0  # Zipf for a one-letter token (DR J, VITAMIN A): wordfreq rates letters high
-_JUNK_FLOOR = 0.5  # initialisms, taxa and proper nouns need min_zipf + this
+_JUNK_FLOOR = 0.5  # initialisms, taxa and proper nouns need min_zipf + this,
+_JUNK_MIN_ZIPF = 1.5  # and at least this
 _MAX_GAP = 2.0  # a regular plural or comparative this much rarer than its base is not English
+# Crosswordese: short answers this rare (ANOA, ESNE, ETUI) lose points, so a
+# fill takes them only when nothing better fits.
+_CROSSWORDESE_LENGTH = 5
+_CROSSWORDESE_ZIPF = 2.0
+_CROSSWORDESE_PENALTY = 10
+_SYNONYM_ZIPF = 2.5  # a synonym used as a clue must be this common ("Eft" for NEWT is not)
+_BLANK_MIN_ZIPF = 1.5  # a word clued only by fill-in-the-blanks needs this (and min_zipf)
+_BLANK_PENALTY = 5  # and loses this many points
+_MAX_BLANKS = 1  # fill-in-the-blank clues kept beside an answer's other clues
+_MAX_BLANKS_NEW = 3  # and for an answer that has no other kind
 _ROMAN = re.compile(r"^M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$")
 
 
@@ -206,10 +217,11 @@ def _check_folder(folder: Path) -> None:
 
 
 class _Synset:
-    __slots__ = ("pos", "offset", "lexnum", "words", "gloss", "taxon", "offensive")
+    __slots__ = ("pos", "offset", "lexnum", "words", "gloss", "taxon", "offensive", "hypernyms")
 
-    def __init__(self, pos, offset, lexnum, words, gloss, offensive=False):
+    def __init__(self, pos, offset, lexnum, words, gloss, offensive=False, hypernyms=()):
         self.pos = pos
+        self.hypernyms = hypernyms
         self.offensive = offensive
         self.offset = offset
         self.lexnum = lexnum
@@ -230,11 +242,14 @@ def _read_data(path: Path, pos: str) -> dict[int, _Synset]:
         try:
             offset, lexnum, count = int(fields[0]), int(fields[1]), int(fields[3], 16)
             words = tuple(_ADJ_MARKER.sub("", fields[4 + 2 * i]) for i in range(count))
+            at = 4 + 2 * count
+            pointers = [fields[at + 1 + 4 * k : at + 5 + 4 * k] for k in range(int(fields[at]))]
+            hypernyms = tuple(int(p[1]) for p in pointers if p[0] in ("@", "@i") and p[2] == pos[0])
         except (IndexError, ValueError):
             raise InputError("malformed WordNet data line", path, lineno) from None
         gloss = gloss.strip()
         offensive = bool(_OFFENSIVE_GLOSS.search(gloss) or _OFFENSIVE_USAGE.search(head + " "))
-        synsets[offset] = _Synset(pos, offset, lexnum, words, gloss, offensive)
+        synsets[offset] = _Synset(pos, offset, lexnum, words, gloss, offensive, hypernyms)
     return synsets
 
 
@@ -751,6 +766,79 @@ class _Deriver:
 
 
 # --------------------------------------------------------------------------
+# Fill-in-the-blank clues
+
+_EXAMPLE = re.compile(r'"([^"]+)"')
+_TOKEN = re.compile(r"[A-Za-z]+(?:['\u2019][A-Za-z]+)*")
+_BLANK = "___"
+_ABBR = " (abbr.)"
+_S_CONTRACTIONS = frozenset("it's he's she's that's there's here's what's who's where's let's".split())
+
+
+def _examples(gloss: str) -> list[str]:
+    """The quoted usage examples of a gloss: 'hold firmly; "he gripped the rope"' -> ['he gripped the rope']."""
+    return [" ".join(m.group(1).split()) for m in _EXAMPLE.finditer(gloss)] if '"' in gloss else []
+
+
+def _example_blanks(example: str, norm) -> list[tuple[str, str]]:
+    """``(answer, clue)`` for each word of a usage example: the word blanked out.
+
+    "he gripped the steering wheel" gives GRIPPED: "He ___ the steering
+    wheel"; "don't count on it" gives DONT: "___ count on it".  Examples
+    with another quotation or too few other words give none.
+    """
+    tokens = list(_TOKEN.finditer(example))
+    if len(tokens) < 3 or len(example) > MAX_CLUE_CHARS - 5:
+        return []
+    out = []
+    for m in tokens:
+        token = m.group(0).lower().replace("\u2019", "'")
+        if token.endswith("'s") and token not in _S_CONTRACTIONS:
+            continue  # the child's toy: CHILDS is no word
+        answer = norm(m.group(0))
+        if answer is None:
+            continue
+        text = _TEX_QUOTE.sub(r"'\1'", example[: m.start()] + _BLANK + example[m.end() :])
+        clue = _capitalise(text.strip(" .,;:"))
+        if clue and not check_clue(clue):
+            out.append((answer, clue))
+    return out
+
+
+def _phrase_blanks(surface: str, norm) -> list[tuple[str, str]]:
+    """``(answer, clue)`` for each word of a multi-word lemma: "uric_acid" gives
+    ACID: "Uric ___" and URIC: "___ acid"; "Alan_Turing" gives ALAN: "___ Turing"."""
+    parts = surface.split("_")
+    if not 2 <= len(parts) <= 4:
+        return []
+    out = []
+    for i, part in enumerate(parts):
+        answer = norm(part)
+        if answer is None or not part.isalpha():
+            continue
+        clue = _capitalise(" ".join(parts[:i] + [_BLANK] + parts[i + 1 :]))
+        if clue:
+            out.append((answer, clue))
+    return out
+
+
+def _is_initialism(surface: str) -> bool:
+    """DNA, AT&T, U.S.A: letters all capitals (two or more)."""
+    letters = [ch for ch in surface if ch.isalpha()]
+    return len(letters) >= 2 and all(ch.isupper() for ch in letters)
+
+
+def _capitalise(text: str) -> str | None:
+    """The first letter in capitals ("___ acid" stays as it is); None without letters."""
+    if text.startswith(_BLANK):
+        return text if any(ch.isalpha() for ch in text) else None
+    for i, ch in enumerate(text):
+        if ch.isalpha():
+            return text[:i] + ch.upper() + text[i + 1 :]
+    return None
+
+
+# --------------------------------------------------------------------------
 # The build
 
 
@@ -765,16 +853,33 @@ class _Entry:
         self.related: set[str] = set()
 
 
-def _zipf_lookup():
-    from wordfreq import zipf_frequency
+_SIMPLE_TOKEN = re.compile(r"[a-z]+")
 
+
+def _zipf_lookup():
+    """``zipf(phrase)``: wordfreq's Zipf frequency, cached, with the phrase penalties.
+
+    A plain lower-case word is looked up in wordfreq's frequency table
+    directly (the same value as ``zipf_frequency``, which would tokenise it
+    first: a third of the build's time); anything else goes through
+    ``zipf_frequency``.
+    """
+    import math
+
+    from wordfreq import get_frequency_dict, zipf_frequency
+
+    table = get_frequency_dict("en")
     cache: dict[str, float] = {}
 
     def zipf(phrase: str) -> float:
         key = phrase.lower()
         z = cache.get(key)
         if z is None:
-            z = zipf_frequency(key, "en")
+            if _SIMPLE_TOKEN.fullmatch(key):
+                f = table.get(key, 0.0)
+                z = round(math.log10(f) + 9, 2) if f > 0 else 0.0
+            else:
+                z = zipf_frequency(key, "en")
             if " " in key or "/" in key:
                 words = [w.strip(".'") for w in re.split(r"[ /]+", key)]
                 z -= _PHRASE_PENALTY * (len(words) - 1) + _LETTER_PENALTY * sum(len(w) == 1 for w in words)
@@ -785,7 +890,13 @@ def _zipf_lookup():
 
 
 def build_lexicon(
-    out_dir, wordnet_dir=None, min_length=3, max_length=15, min_zipf=DEFAULT_MIN_ZIPF, progress=None
+    out_dir,
+    wordnet_dir=None,
+    min_length=3,
+    max_length=15,
+    min_zipf=DEFAULT_MIN_ZIPF,
+    blocklist: Blocklist | None = None,
+    progress=None,
 ) -> dict:
     """Build the default word list and clue shards from WordNet and wordfreq.
 
@@ -868,6 +979,35 @@ def build_lexicon(
             norm_cache[surface] = n if n and min_length <= len(n) <= max_length else None
         return norm_cache[surface]
 
+    blocklist = blocklist if blocklist is not None else load_blocklists([DEFAULT_BLOCKLIST])
+    blocked = 0
+
+    def synonym_clue(syn: _Synset, surface: str, answer: str) -> str | None:
+        """The commonest other word of the synset as a clue: TRITON for NEWT, "Deoxyribonucleic acid, for short" for DNA."""
+        best = None
+        for w in syn.words:
+            if w.lower() == surface.lower() or norm(w) == answer or _TAXON_LEMMA.match(w) or len(w) > 40:
+                continue
+            z = zipf(w.replace("_", " "))
+            if z >= _SYNONYM_ZIPF and (best is None or z > best[0]):
+                best = (z, w.replace("_", " "))
+        if best is None:
+            return None
+        text = best[1]
+        if _is_initialism(surface) and not _is_initialism(text):
+            text += ", for short"
+        return _finish(text)
+
+    def hypernym_clue(syn: _Synset) -> str | None:
+        """NEWT: "Kind of salamander", from the first common word of a noun's hypernym."""
+        if syn.pos != "noun" or not syn.hypernyms or syn.taxon:
+            return None
+        hyper = synsets["noun"].get(syn.hypernyms[0])
+        for w in hyper.words if hyper else ():
+            if zipf(w.replace("_", " ")) >= _SYNONYM_ZIPF and not _TAXON_LEMMA.match(w):
+                return _finish("Kind of " + w.replace("_", " "))
+        return None
+
     senses: dict[str, list[tuple[tuple, str, _Synset]]] = {}
     for pos in _POS:
         for lemma, tagged, offsets in index[pos]:
@@ -897,11 +1037,16 @@ def build_lexicon(
             penalty = _PROPER_PENALTY if z < _PROPER_FREQUENT_ZIPF else 0
         else:
             penalty = None
-        if z < min_zipf + (_JUNK_FLOOR if penalty is not None else 0):
+        if z < (min_zipf if penalty is None else max(min_zipf + _JUNK_FLOOR, _JUNK_MIN_ZIPF)):
             continue
         n_offensive = sum(syn.offensive for _, _, syn in items)
         if 2 * n_offensive >= len(items):
             continue  # mostly a slur or an obscenity
+        if blocklist.blocks_answer(answer, (s.replace("_", " ") for s in surfaces)):
+            blocked += 1
+            continue
+        if len(answer) <= _CROSSWORDESE_LENGTH and z < _CROSSWORDESE_ZIPF and penalty is None:
+            penalty = _CROSSWORDESE_PENALTY  # ANOA, ESNE, ETUI: short, rare, met only in crosswords
         score = zipf_to_score(z) - (penalty or 0) - (_OFFENSIVE_PENALTY if n_offensive else 0)
         entry = entries.setdefault(answer, _Entry())
         entry.score = max(0, score)
@@ -914,8 +1059,16 @@ def build_lexicon(
             if syn.pos == "verb" and definition.startswith("to "):
                 definition = definition[3:]
             clue = _finish(definition)
+            if clue and _is_initialism(surface):  # the abbreviation is signalled, as crosswords do
+                clue = clue + _ABBR if len(clue) + len(_ABBR) <= MAX_CLUE_CHARS else None
             if clue:
-                entry.clues.append(((0, syn.taxon) + key, clue, ()))
+                entry.clues.append(((0, syn.taxon) + key + (0,), clue, ()))
+            synonym = synonym_clue(syn, surface, answer)
+            if synonym:
+                entry.clues.append(((0, syn.taxon) + key + (1,), synonym, ()))
+            kind_of = hypernym_clue(syn)
+            if kind_of:
+                entry.clues.append(((0, syn.taxon) + key + (2,), kind_of, ()))
 
     # 2. Inflections of common (lower-case, one-word) lemmas, clued from the base.
     say("inflecting nouns, verbs and adjectives")
@@ -935,14 +1088,45 @@ def build_lexicon(
         good = 0
         for rank, syn in enumerate(base_senses):
             made = make(syn)
-            clue = _finish(made) if made else None
-            if clue and not clue_leaks(clue, answer, (base, form)):
-                bucket.append(((1, False, rank) + key_tail + (base, syn.offset), clue, (base, form)))
-                good += 1
-                if good == 3:
-                    break
+            for kind, text in enumerate((made, related_form(syn, base, key_tail[-1]))):
+                clue = _finish(text) if text else None
+                if clue and not clue_leaks(clue, answer, (base, form)):
+                    bucket.append(((1, False, rank, kind) + key_tail + (base, syn.offset), clue, (base, form)))
+                    good += 1
+            if good >= 3:
+                break
         if good:
             derived_penalty[answer] = min(derived_penalty.get(answer, penalty), penalty)
+
+    def inflect(word: str, pos: str, form: str) -> str | None:
+        """``word`` (a plain lemma of ``pos``) in the inflection ``form``, or None."""
+        if not _PLAIN.match(word) or word not in lemma_sets[pos]:
+            return None
+        if form == "pl":
+            return morph.plurals(word)[0]
+        if form in _FORMS:
+            return morph.clue_verb(word, form)
+        return deriver._grade(word, form) if deriver._gradable(word) else None
+
+    def related_form(syn: _Synset, base: str, form: str) -> str | None:
+        """A synonym in the same inflection (GRIPPED: "Clutched"), or for a plural noun
+        its hypernym's plural (BEERS: "Some brews"); None if neither is common enough."""
+        best = None
+        for w in syn.words:
+            if w != base and w.lower() != base:
+                z = zipf(w)
+                if z >= _SYNONYM_ZIPF and (best is None or z > best[0]) and inflect(w, syn.pos, form):
+                    best = (z, w)
+        if best is not None:
+            return inflect(best[1], syn.pos, form)
+        if form == "pl" and syn.hypernyms:
+            hyper = synsets["noun"].get(syn.hypernyms[0])
+            for w in hyper.words if hyper else ():
+                parts = w.split("_")
+                plural = inflect(parts[-1], "noun", "pl") if parts[-1] == parts[-1].lower() else None
+                if plural and zipf(w.replace("_", " ")) >= _SYNONYM_ZIPF - 0.5:
+                    return "Some " + " ".join(parts[:-1] + [plural])
+        return None
 
     def plural_clue(syn: _Synset) -> str | None:
         return deriver.plural(_definition(syn.gloss), mass=syn.lexnum in _MASS_LEXFILES)
@@ -992,17 +1176,64 @@ def build_lexicon(
         z = zipf(answer.lower())
         if z < min_zipf:
             continue
+        if answer not in entries and blocklist.blocks_answer(answer):
+            blocked += 1
+            continue
         entry = entries.get(answer)
         if entry is None:
             entry = entries[answer] = _Entry()
         entry.score = max(entry.score, zipf_to_score(z) - derived_penalty[answer], 0)
         entry.clues.extend(bucket)
 
+    # 2b. Fill-in-the-blank clues: from WordNet's usage examples ("he ___ the
+    # steering wheel") and its multi-word lemmas ("Uric ___", "___ Turing").
+    # They clue answers already made and bring in new ones: function words,
+    # contractions and the words of names and set phrases.
+    say("making fill-in-the-blank clues")
+    blanks: dict[str, list[tuple[tuple, str]]] = {}
+    for pos in _POS:
+        for offset in sorted(synsets[pos]):
+            syn = synsets[pos][offset]
+            if syn.offensive:
+                continue
+            for k, example in enumerate(_examples(syn.gloss)):
+                for answer, clue in _example_blanks(example, norm):
+                    blanks.setdefault(answer, []).append(((1, len(clue), _POS_ORDER[pos], offset, k), clue))
+    for pos in _POS:
+        for lemma, tagged, offsets in index[pos]:
+            if "_" not in lemma:
+                continue
+            syn = synsets[pos][offsets[0]]
+            surface = next((w for w in syn.words if w.lower() == lemma), None)
+            if surface is None or syn.offensive or syn.taxon:
+                continue
+            z = zipf(surface.replace("_", " "))
+            for answer, clue in _phrase_blanks(surface, norm):
+                blanks.setdefault(answer, []).append(((0, -z, -tagged, _POS_ORDER[pos], lemma), clue))
+    added = 0
+    for answer in sorted(blanks):
+        options = sorted(blanks[answer])
+        entry = entries.get(answer)
+        if entry is None:
+            if answer in senses or answer in derived:
+                continue  # a lemma or inflection left out above (a slur, rare junk) stays out
+            z = zipf(answer.lower())
+            if z < max(min_zipf, _BLANK_MIN_ZIPF) or blocklist.blocks_answer(answer):
+                continue
+            entry = entries[answer] = _Entry()
+            entry.score = max(0, zipf_to_score(z) - _BLANK_PENALTY)
+            added += 1
+            keep = _MAX_BLANKS_NEW
+        else:
+            keep = _MAX_BLANKS
+        for key, clue in options[:keep]:
+            entry.clues.append(((2,) + key, clue, ()))
+
     # 3. The leak rule, de-duplication, at most MAX_CLUES per answer.
     say(f"checking clues of {len(entries)} answers")
     clues: dict[str, list[str]] = {}
     words: dict[str, float] = {}
-    leaks = 0
+    leaks = blocked_clues = 0
     unclued: list[str] = []
     for answer in sorted(entries):
         entry = entries[answer]
@@ -1013,6 +1244,9 @@ def build_lexicon(
                 continue
             if clue_leaks(clue, answer, sorted(entry.related) + list(extra)):
                 leaks += 1
+                continue
+            if blocklist.blocks_clue(clue):
+                blocked_clues += 1
                 continue
             seen.add(clue.lower())
             kept.append(clue)
@@ -1046,6 +1280,9 @@ def build_lexicon(
         "lemma_entries": len(words) - sum(1 for w in words if w not in senses),
         "inflected_entries": sum(1 for w in words if w not in senses),
         "leaks_dropped": leaks,
+        "blocked_answers": blocked,
+        "blocked_clues": blocked_clues,
+        "blank_entries": added,
         "unclued": unclued,
         "lookups": len(zcache),
         "seconds": round(time.perf_counter() - started, 2),

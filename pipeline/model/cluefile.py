@@ -18,6 +18,7 @@ streamed a line at a time, in three forms:
 from __future__ import annotations
 
 import codecs
+import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -32,6 +33,7 @@ __all__ = [
 ]  # fmt: skip
 
 MAX_CLUE_LENGTH = 300
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f]")
 
 
 def shard_name(answer: str) -> str:
@@ -51,7 +53,7 @@ def check_clue(clue: str) -> str | None:
         return "empty clue"
     if "\x00" in clue:
         return "NUL byte in clue"
-    if any(ord(ch) < 32 and ch != "\t" for ch in clue):
+    if _CONTROL.search(clue):
         return "control character in clue"
     if len(clue) > MAX_CLUE_LENGTH:
         return f"clue of {len(clue)} characters (at most {MAX_CLUE_LENGTH})"

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -31,7 +32,8 @@ _FUNCTION_WORDS = frozenset("FOR THE AND ARE BUT NOT HER HIS ITS OUR YOU ANY OFF
 _AFFIXES = frozenset("S ES D ED ING R ER ERS EST IER IEST LY NESS LESS FUL LIKE ISH MENT".split())
 
 
-def _stems(word: str) -> set[str]:
+@lru_cache(maxsize=1 << 18)
+def _stems(word: str) -> frozenset[str]:
     """``word`` (capitals) and what stripping one inflectional ending leaves."""
     out = {word}
     low = word.lower()
@@ -44,10 +46,13 @@ def _stems(word: str) -> set[str]:
                     out.add(base[:-1])  # GRIPPED -> GRIPP -> GRIP
             if suffix in ("ed", "ing", "er", "est") and not repl and len(base) >= 2:
                 out.add(base + "E")  # AGED -> AGE, TOED -> TOE, MOVING -> MOVE
-    return out
+    return frozenset(out)
 
 
-def clue_words(clue: str) -> list[str]:
+@lru_cache(maxsize=1 << 16)
+def clue_words(clue: str) -> tuple[str, ...]:
+    """The words of ``clue``, normalised to A-Z; a hyphenated or apostrophed word
+    also gives its parts ("bright-colored": BRIGHTCOLORED, BRIGHT, COLORED)."""
     words = []
     for token in _WORD.findall(clue):
         parts = [token] + (re.split(r"[-'\u2019]", token) if _JOINER.search(token) else [])
@@ -59,7 +64,21 @@ def clue_words(clue: str) -> list[str]:
             norm = re.sub(r"[^A-Z]", "", norm)
             if norm:
                 words.append(norm)
-    return words
+    return tuple(words)
+
+
+@lru_cache(maxsize=1 << 12)
+def _targets(answer: str, related: tuple) -> tuple[frozenset[str], frozenset[str]]:
+    """The words a clue of ``answer`` must not use, and their stems."""
+    targets = {answer}
+    for text in related:
+        for w in clue_words(text):
+            if len(w) >= 3:
+                targets.add(w)
+    target_stems: set[str] = set()
+    for t in targets:
+        target_stems |= _stems(t)
+    return frozenset(targets), frozenset(target_stems)
 
 
 def clue_leaks(clue: str, answer: str, related=()) -> str | None:
@@ -98,14 +117,7 @@ def clue_leaks(clue: str, answer: str, related=()) -> str | None:
     >>> clue_leaks("Held fast or firmly", "GRIPPED", ["grip"]) is None
     True
     """
-    targets = {answer}
-    for text in related:
-        for w in clue_words(text):
-            if len(w) >= 3:
-                targets.add(w)
-    target_stems = set()
-    for t in targets:
-        target_stems |= _stems(t)
+    targets, target_stems = _targets(answer, tuple(related))
     for w in clue_words(clue):
         if w in targets or _stems(w) & target_stems:
             return w
@@ -156,14 +168,17 @@ class Blocklist:
     def __init__(self, words=(), inside=()):
         self.words = frozenset(normalise(w) for w in words) - {""}
         self.inside = frozenset(normalise(w) for w in inside) - {""}
+        self._seen: dict[str, bool] = {}
 
     def __bool__(self) -> bool:
         return bool(self.words or self.inside)
 
     def _blocked(self, word: str) -> bool:
-        if word in self.words or word in self.inside or _stems(word) & self.words:
-            return True
-        return any(bad in word for bad in self.inside)
+        hit = self._seen.get(word)
+        if hit is None:
+            hit = bool(word in self.words or _stems(word) & self.words or any(bad in word for bad in self.inside))
+            self._seen[word] = hit
+        return hit
 
     def blocks_answer(self, answer: str, surfaces=()) -> str | None:
         """The blocked word in ``answer`` (or in one of its written forms), or None."""
