@@ -357,6 +357,11 @@ def _cmd_clue(args) -> int:
         title=args.title,
         author=args.author,
         copyright=args.copyright,
+        clue_file=args.clue_file,
+        blocklist=_blocklist(args),
+        max_answer_repeats=args.max_answer_repeats,
+        missing=args.missing_clues,
+        missing_path=args.missing_list,
     )
     print(json.dumps(stats, sort_keys=True))
     return EXIT_OK
@@ -623,10 +628,30 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("clue", help="clue filled grids from the shards and write .ipuz")
     s.add_argument("fills", nargs="+", type=Path)
     s.add_argument("--clues", required=True, type=Path, help="folder of _xx.txt shards")
+    s.add_argument("--clue-file", type=Path, help="your own ANSWER|clue file, read first and preferred")
     s.add_argument("--out", required=True, nargs="+", type=Path)
     s.add_argument("--title", default="Puzzle {k}")
     s.add_argument("--author", default="")
     s.add_argument("--copyright", default="")
+    s.add_argument(
+        "--max-answer-repeats",
+        type=int,
+        default=1,
+        metavar="N",
+        help="refuse fills with an answer in more than N puzzles (default 1: none twice)",
+    )
+    s.add_argument(
+        "--missing-clues",
+        choices=["avoid", "fail", "leave"],
+        default="avoid",
+        help="an answer with no clue: stop (avoid, fail; the default avoid) or leave its clue empty (leave)",
+    )
+    s.add_argument(
+        "--missing-list",
+        type=Path,
+        help="where to list unclued answers as ANSWER| lines (default: missing-clues.txt beside the first --out)",
+    )
+    _add_blocklist_option(s)
     s.set_defaults(func=_cmd_clue)
 
     s = sub.add_parser("render", help="typeset a book PDF from .ipuz puzzles")

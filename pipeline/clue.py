@@ -1,26 +1,46 @@
 """Stage 6, clues: give every answer of a book a clue and write ``.ipuz``.
 
-The clue shards are opened only for the answers the book uses.  No clue
-text is printed twice in one book, and synonyms often share a gloss (NIL
-and ZERO are both "A quantity of no importance"), so choosing clues is a
-matching between the book's entries and clue texts: each entry first takes
-its best clue still free (the shard's order, most common sense first), then
-entries left without one take a clue from another entry that can move to
-its next choice (augmenting paths, as in Hopcroft-Karp).  An entry left
-with no clue stops the stage with a list of what is missing: a placeholder
-is never printed.
+The clue shards are opened only for the answers the book uses; the user's
+own ``clue_file`` (``ANSWER|clue`` lines) is read first and its clues are
+preferred.  No clue text is printed twice in one book, and synonyms often
+share a gloss (NIL and ZERO are both "A quantity of no importance"), so
+choosing clues is a matching between the book's entries and clue texts:
+each entry first takes its best clue still free (the user's, then the
+shard's order, most common sense first), then entries left without one
+take a clue from another entry that can move to its next choice
+(augmenting paths, as in Hopcroft-Karp).  A clue the blocklist blocks is
+skipped like a used one.
+
+The fills are checked before anything is chosen: an answer in more
+puzzles than ``max_answer_repeats`` allows, or one the blocklist blocks,
+stops the stage (the fill stage never makes such a book; a user's own
+fills might).
+
+Answers left with no clue are listed in ``missing-clues.txt`` (an
+``ANSWER|`` line each, ready to complete and use as ``clue_file``).  Then,
+by ``missing`` mode: ``avoid`` and ``fail`` stop the stage naming them and
+write no ``.ipuz``; ``leave`` writes the puzzles with those clues empty,
+and the renderers refuse them until they get one.  A placeholder is never
+printed.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
+from pathlib import Path
 
-from .model.cluefile import read_clues_for
+from .model.cluefile import read_clues_for, read_shard
 from .model.errors import InputError
-from .model.fileio import read_text
+from .model.fileio import read_text, write_text
 from .model.grid import parse_grid
 from .model.puzzle import Puzzle, write_ipuz
 
-__all__ = ["MissingClues", "clue_book"]
+__all__ = ["MissingClues", "MISSING_MODES", "MISSING_LIST", "assign_distinct", "clue_book"]
+
+#: What the stage does with answers that get no clue (config ``missing_clues``).
+MISSING_MODES = ("avoid", "fail", "leave")
+#: The list of unclued answers, written beside the ``.ipuz`` files by default.
+MISSING_LIST = "missing-clues.txt"
 
 
 class MissingClues(InputError):
@@ -113,6 +133,11 @@ def clue_book(
     author: str = "",
     copyright: str = "",
     publisher: str = "",
+    clue_file=None,
+    blocklist=None,
+    max_answer_repeats: int = 1,
+    missing: str = "avoid",
+    missing_path=None,
 ) -> dict:
     """Clue the filled grids of one book and write one ``.ipuz`` per grid.
 
@@ -126,66 +151,151 @@ def clue_book(
         ``.ipuz`` paths, one per fill.
     title : str
         Puzzle title; ``{k}`` is replaced by the puzzle's number.
+    clue_file : path, optional
+        The user's own ``ANSWER|clue`` file, read before the shards: its
+        clues are an answer's first choices.
+    blocklist : Blocklist, optional
+        No clue it blocks is printed, and no answer it blocks is accepted.
+    max_answer_repeats : int
+        In how many puzzles of the book one answer may be (1: none twice).
+    missing : str
+        ``"avoid"`` or ``"fail"``: an answer with no clue left stops the
+        stage; ``"leave"``: its clue is left empty in the ``.ipuz``.
+    missing_path : path, optional
+        Where the unclued answers are listed (default ``missing-clues.txt``
+        beside the first ``.ipuz``); written only when some are, and a
+        stale list there is removed when none are.
 
     Returns
     -------
     dict
-        ``puzzles``, ``answers``, ``shards_opened``.
+        ``puzzles``, ``answers``, ``shards_opened``, ``repeated`` (answers
+        in more than one puzzle) and ``missing`` (entries left unclued).
 
     Raises
     ------
     MissingClues
-        Listing each answer (puzzle, slot) that has no clue left.
+        Listing each answer (puzzle, slot) that has no clue left, and the
+        file that lists them (modes avoid and fail); nothing is written but that list.
+    InputError
+        A fill that is not complete, an answer used more often than
+        ``max_answer_repeats`` allows or blocked (naming it and its
+        puzzles), a bad line in ``clue_file`` or a shard (file and line).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "1.txt").write_text("AB\\nCD\\n"), (d / "clues").mkdir()
+    >>> _ = (d / "mine.txt").write_text("AB|First\\nCD|Last\\nAC|Left\\nBD|Right\\n")
+    >>> clue_book([d / "1.txt"], d / "clues", [d / "1.ipuz"], clue_file=d / "mine.txt")["missing"]
+    0
     """
     if len(fill_paths) != len(out_paths):
         raise ValueError("one .ipuz path per filled grid")
+    if missing not in MISSING_MODES:
+        raise InputError(f"missing_clues is {missing!r}: choose one of {', '.join(MISSING_MODES)}")
+    if max_answer_repeats < 1:
+        raise InputError(f"max_answer_repeats is {max_answer_repeats}: give 1 (no answer twice) or more")
+    missing_path = Path(missing_path) if missing_path is not None else Path(out_paths[0]).parent / MISSING_LIST
     grids = []
     for path in fill_paths:
         grid = parse_grid(read_text(path), path)
         if not grid.is_complete():
             raise InputError("grid is not completely filled", path)
         grids.append(grid)
-    answers = {w for g in grids for w in g.words()}
-    clues = read_clues_for(clue_dir, answers)
     entries = [(k, slot, grid.word(slot)) for k, grid in enumerate(grids, start=1) for slot in grid.slots()]
+    _check_answers(entries, max_answer_repeats, blocklist)
+    answers = {a for _, _, a in entries}
+    clues = read_clues_for(clue_dir, answers)
+    if clue_file is not None:
+        for answer, texts in read_shard(clue_file, answers).items():
+            clues[answer] = texts + clues.get(answer, [])
+    blocked: dict[str, bool] = {}
     options = []
     text_of: dict[str, str] = {}
     for _, _, answer in entries:
         keys = []
         for text in clues.get(answer, ()):
             key = _clue_key(text)
-            if key not in keys:
-                keys.append(key)
-                text_of.setdefault(key, text)
+            if key in keys:
+                continue
+            if blocklist:
+                if key not in blocked:
+                    blocked[key] = bool(blocklist.blocks_clue(text))
+                if blocked[key]:
+                    continue
+            keys.append(key)
+            text_of.setdefault(key, text)
         options.append(keys)
     chosen_key = assign_distinct(options)
-    missing = []
+    unclued = []
     chosen: list[dict] = [{} for _ in grids]
+    source = "the shards or clue_file" if clue_file is not None else "the shards"
     for (k, slot, answer), key in zip(entries, chosen_key):
         if key is None:
-            why = "no clue in the shards" if answer not in clues else "every clue already used in this book"
-            missing.append(f"{answer} (puzzle {k}, {slot.number}-{slot.direction.title()}: {why})")
+            if answer not in clues:
+                why = f"no clue in {source}"
+            elif not any(_clue_key(t) not in blocked or not blocked[_clue_key(t)] for t in clues[answer]):
+                why = "every clue blocked by the blocklist"
+            else:
+                why = "every clue already used in this book"
+            unclued.append((answer, f"{answer} (puzzle {k}, {slot.number}-{slot.direction.title()}: {why})"))
+            chosen[k - 1][(slot.direction, slot.number)] = ""
         else:
             chosen[k - 1][(slot.direction, slot.number)] = text_of[key]
-    puzzles = []
-    for k, grid in enumerate(grids, start=1):
-        puzzles.append(
-            Puzzle(
-                grid=grid,
-                clues=chosen[k - 1],
-                title=title.replace("{k}", str(k)),
-                author=author,
-                copyright=copyright,
-                publisher=publisher,
+    if unclued:
+        listed = list(dict.fromkeys(a for a, _ in unclued))
+        write_text(missing_path, "".join(f"{a}|\n" for a in listed))
+        if missing != "leave":
+            shown = "; ".join(m for _, m in unclued[:20])
+            more = f"; and {len(unclued) - 20} more" if len(unclued) > 20 else ""
+            raise MissingClues(
+                f"{len(unclued)} answers have no unused clue: {shown}{more}. They are listed in {missing_path} "
+                f"as ANSWER| lines: write a clue after each '|' and set clue_file to that file (or add "
+                f"'ANSWER|clue' lines to the shard files in {clue_dir}); missing_clues: leave writes the "
+                "puzzles without them",
             )
+    elif missing_path.is_file():
+        missing_path.unlink()  # a list from an earlier run, now all clued
+    for path, grid, clued, k in zip(out_paths, grids, chosen, range(1, len(grids) + 1)):
+        puzzle = Puzzle(
+            grid=grid,
+            clues=clued,
+            title=title.replace("{k}", str(k)),
+            author=author,
+            copyright=copyright,
+            publisher=publisher,
         )
-    if missing:
-        shown = "; ".join(missing[:20]) + (f"; and {len(missing) - 20} more" if len(missing) > 20 else "")
-        raise MissingClues(
-            f"{len(missing)} answers have no unused clue: {shown}. Add 'ANSWER|clue' lines to the "
-            f"shard files (_xx.txt) in {clue_dir}",
-        )
-    for path, puzzle in zip(out_paths, puzzles):
         write_ipuz(path, puzzle)
-    shards = {a[:2] for a in answers}
-    return {"puzzles": len(puzzles), "answers": len(answers), "shards_opened": len(shards)}
+    uses = defaultdict(int)
+    for _, _, a in entries:
+        uses[a] += 1
+    return {
+        "puzzles": len(grids),
+        "answers": len(answers),
+        "shards_opened": len({a[:2] for a in answers}),
+        "repeated": sum(1 for n in uses.values() if n > 1),
+        "missing": len(unclued),
+    }
+
+
+def _check_answers(entries, max_answer_repeats: int, blocklist) -> None:
+    """Raise InputError for an answer used too often, or blocked, naming its puzzles."""
+    where: dict[str, list[int]] = defaultdict(list)
+    for k, _, answer in entries:
+        where[answer].append(k)
+    problems = []
+    for answer, puzzles in where.items():
+        if len(puzzles) > max_answer_repeats:
+            problems.append(
+                f"{answer} is used {len(puzzles)} times (puzzles {', '.join(map(str, puzzles))}), "
+                f"more than max_answer_repeats {max_answer_repeats} allows"
+            )
+        if blocklist:
+            bad = blocklist.blocks_answer(answer)
+            if bad:
+                problems.append(f"{answer} (puzzles {', '.join(map(str, puzzles))}) is blocked by the blocklist ({bad})")
+    if problems:
+        shown = "; ".join(problems[:20]) + (f"; and {len(problems) - 20} more" if len(problems) > 20 else "")
+        raise InputError(f"the fills break the book's rules: {shown}")

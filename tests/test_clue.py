@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from hypothesis import given, settings
@@ -9,10 +11,13 @@ from hypothesis import strategies as st
 
 from pipeline.clue import MissingClues, assign_distinct, clue_book
 from pipeline.model.cluefile import write_shards
+from pipeline.model.cluetext import Blocklist
+from pipeline.model.errors import InputError
 from pipeline.model.puzzle import read_ipuz
 
 
 def _setup(tmp_path, clues):
+    """Two 3x3 fills sharing ORE, WED, ARE and TED (so a book allowing two uses)."""
     fills = []
     for k, rows in enumerate((["CAT", "ORE", "WED"], ["BAT", "ORE", "WED"]), start=1):
         p = tmp_path / f"{k}.txt"
@@ -39,8 +44,8 @@ def test_every_slot_clued_and_no_clue_twice(tmp_path):
     clues = dict(CLUES, WED=["Married", "Got hitched"], ARE=["Exist", "Live"], TED=["Spread for drying", "Turn hay"])
     fills, shards = _setup(tmp_path, clues)
     out = [tmp_path / "p1.ipuz", tmp_path / "p2.ipuz"]
-    stats = clue_book(fills, shards, out, title="Puzzle {k}", author="A", copyright="C")
-    assert stats["puzzles"] == 2
+    stats = clue_book(fills, shards, out, title="Puzzle {k}", author="A", copyright="C", max_answer_repeats=2)
+    assert stats["puzzles"] == 2 and stats["repeated"] == 4 and stats["missing"] == 0
     seen = []
     for k, path in enumerate(out, start=1):
         puzzle = read_ipuz(path)
@@ -61,11 +66,14 @@ def test_missing_clues_are_listed_and_nothing_written(tmp_path):
     fills, shards = _setup(tmp_path, clues)
     out = [tmp_path / "p1.ipuz", tmp_path / "p2.ipuz"]
     with pytest.raises(MissingClues) as e:
-        clue_book(fills, shards, out)
+        clue_book(fills, shards, out, max_answer_repeats=2)
     msg = str(e.value)
     assert "WED (puzzle 1, 5-Across: no clue in the shards)" in msg
     assert "ORE (puzzle 2, 4-Across: every clue already used in this book)" in msg
     assert not any(p.exists() for p in out)
+    # the list beside the puzzles, ready to complete and use as clue_file
+    assert str(tmp_path / "missing-clues.txt") in msg
+    assert (tmp_path / "missing-clues.txt").read_text() == "WED|\nORE|\nARE|\nTED|\n"
 
 
 def test_only_needed_shards_are_opened(tmp_path, monkeypatch):
@@ -76,7 +84,7 @@ def test_only_needed_shards_are_opened(tmp_path, monkeypatch):
 
     real = cf.read_shard
     monkeypatch.setattr(cf, "read_shard", lambda p, wanted=None: opened.append(p.name) or real(p, wanted))
-    clue_book(fills, shards, [tmp_path / "a.ipuz", tmp_path / "b.ipuz"])
+    clue_book(fills, shards, [tmp_path / "a.ipuz", tmp_path / "b.ipuz"], max_answer_repeats=2)
     assert "_zz.txt" not in opened and "_ca.txt" in opened
 
 
@@ -97,3 +105,117 @@ def test_assign_distinct_is_a_maximum_matching(options):
             g.add_edge(("i", i), ("o", o))
     best = nx.bipartite.maximum_matching(g, top_nodes=items)
     assert len(chosen) == len(best) // 2
+
+
+# -- the book's rules on the fills it is given --------------------------------
+
+
+def test_an_answer_used_too_often_is_refused_naming_its_puzzles(tmp_path):
+    fills, shards = _setup(tmp_path, CLUES)
+    out = [tmp_path / "p1.ipuz", tmp_path / "p2.ipuz"]
+    with pytest.raises(InputError) as e:
+        clue_book(fills, shards, out)  # max_answer_repeats 1: no answer twice in a book
+    msg = str(e.value)
+    assert "ORE is used 2 times (puzzles 1, 2), more than max_answer_repeats 1 allows" in msg
+    assert "CAT" not in msg and not any(p.exists() for p in out)
+    # three puzzles, two uses allowed
+    (tmp_path / "3.txt").write_text("BAT\nORE\nWED\n")
+    with pytest.raises(InputError, match=r"ORE is used 3 times \(puzzles 1, 2, 3\), more than max_answer_repeats 2"):
+        clue_book(fills + [tmp_path / "3.txt"], shards, out + [tmp_path / "p3.ipuz"], max_answer_repeats=2)
+
+
+def test_blocklist_skips_a_clue_like_a_used_one_and_refuses_a_blocked_answer(tmp_path):
+    clues = dict(CLUES, ORE=["Damn rock", "Metal source", "Mined rock"], WED=["Married", "Got hitched"],
+                 ARE=["Exist", "Live"], TED=["Spread for drying", "Turn hay"])  # fmt: skip
+    fills, shards = _setup(tmp_path, clues)
+    out = [tmp_path / "p1.ipuz", tmp_path / "p2.ipuz"]
+    clue_book(fills, shards, out, max_answer_repeats=2, blocklist=Blocklist(["damn"]))
+    printed = {read_ipuz(p).clues[("across", 4)] for p in out}
+    assert printed == {"Metal source", "Mined rock"}
+    with pytest.raises(InputError, match=r"CAT \(puzzles 1\) is blocked by the blocklist"):
+        clue_book(fills, shards, out, max_answer_repeats=2, blocklist=Blocklist(["cat"]))
+    # only blocked clues left: missing, with the reason
+    clues["CAT"] = ["Damn feline"]
+    fills, shards = _setup(tmp_path, clues)
+    with pytest.raises(MissingClues, match=r"CAT \(puzzle 1, 1-Across: every clue blocked by the blocklist\)"):
+        clue_book(fills, shards, out, max_answer_repeats=2, blocklist=Blocklist(["damn"]))
+
+
+def test_clue_file_comes_first_and_a_bad_line_is_named(tmp_path):
+    clues = dict(CLUES, WED=["Married", "Got hitched"], ARE=["Exist", "Live"], TED=["Spread for drying", "Turn hay"])
+    fills, shards = _setup(tmp_path, clues)
+    out = [tmp_path / "p1.ipuz", tmp_path / "p2.ipuz"]
+    mine = tmp_path / "mine.txt"
+    mine.write_text("cat|Purring pet\nbat|Wooden club\n")
+    clue_book(fills, shards, out, max_answer_repeats=2, clue_file=mine)
+    assert read_ipuz(out[0]).clues[("across", 1)] == "Purring pet"
+    assert read_ipuz(out[1]).clues[("across", 1)] == "Wooden club"
+    for p in out:
+        p.unlink()
+    mine.write_text("CAT|Purring pet\nBAT\n")
+    with pytest.raises(InputError) as e:
+        clue_book(fills, shards, out, max_answer_repeats=2, clue_file=mine)
+    assert str(mine) in str(e.value) and ":2" in str(e.value) and "no '|'" in str(e.value)
+    assert not any(p.exists() for p in out)
+
+
+def test_missing_list_completed_becomes_the_clue_file(tmp_path):
+    clues = dict(CLUES, WED=["Married", "Got hitched"], ARE=["Exist", "Live"], TED=["Spread for drying", "Turn hay"])
+    del clues["CAT"]
+    fills, shards = _setup(tmp_path, clues)
+    out = [tmp_path / "p1.ipuz", tmp_path / "p2.ipuz"]
+    listing = tmp_path / "missing-clues.txt"
+    with pytest.raises(MissingClues, match="missing_clues: leave"):
+        clue_book(fills, shards, out, max_answer_repeats=2, missing="fail")
+    assert listing.read_text() == "CAT|\n" and not any(p.exists() for p in out)
+    # as written, the list is not a clue file yet: its empty clue is named
+    with pytest.raises(InputError, match="empty clue"):
+        clue_book(fills, shards, out, max_answer_repeats=2, clue_file=listing)
+    completed = tmp_path / "my-clues.txt"
+    completed.write_text(listing.read_text().replace("CAT|", "CAT|Purring pet"))
+    stats = clue_book(fills, shards, out, max_answer_repeats=2, missing="fail", clue_file=completed)
+    assert stats["missing"] == 0 and read_ipuz(out[0]).clues[("across", 1)] == "Purring pet"
+    assert not listing.exists(), "a stale list is removed once every answer is clued"
+
+
+def test_leave_writes_empty_clues_that_round_trip(tmp_path):
+    import ipuz
+
+    clues = dict(CLUES, WED=["Married", "Got hitched"], ARE=["Exist", "Live"], TED=["Spread for drying", "Turn hay"])
+    del clues["CAT"]
+    fills, shards = _setup(tmp_path, clues)
+    out = [tmp_path / "p1.ipuz", tmp_path / "p2.ipuz"]
+    stats = clue_book(fills, shards, out, max_answer_repeats=2, missing="leave", missing_path=tmp_path / "r" / "m.txt")
+    assert stats["missing"] == 1 and (tmp_path / "r" / "m.txt").read_text() == "CAT|\n"
+    data = ipuz.read(out[0].read_text())  # still valid ipuz for the third-party reader
+    assert [1, ""] in data["clues"]["Across"]
+    p1 = read_ipuz(out[0])
+    assert p1.clues[("across", 1)] == "" and [(s.label, a) for s, a in p1.unclued()] == [("1A", "CAT")]
+    assert read_ipuz(out[1]).unclued() == []
+
+
+def test_cli_clue_modes_and_bad_values(tmp_path):
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    clues = dict(CLUES, WED=["Married", "Got hitched"], ARE=["Exist", "Live"], TED=["Spread for drying", "Turn hay"])
+    del clues["CAT"]
+    fills, shards = _setup(tmp_path, clues)
+    out = [str(tmp_path / "p1.ipuz"), str(tmp_path / "p2.ipuz")]
+
+    def xw(*args):
+        cmd = [sys.executable, "-m", "pipeline.cli", "clue", *map(str, fills), "--clues", str(shards), "--out", *out]
+        return subprocess.run([*cmd, *args], capture_output=True, text=True, cwd=ROOT)
+
+    r = xw("--max-answer-repeats", "2", "--missing-clues", "fail", "--missing-list", tmp_path / "rep" / "m.txt")
+    assert r.returncode == 2 and "CAT (puzzle 1, 1-Across" in r.stderr and str(tmp_path / "rep" / "m.txt") in r.stderr
+    assert not (tmp_path / "p1.ipuz").exists()
+    r = xw("--missing-clues", "fail")
+    assert r.returncode == 2 and "ORE is used 2 times" in r.stderr
+    r = xw("--max-answer-repeats", "2", "--missing-clues", "leave", "--blocklist", "default")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["missing"] == 1 and (tmp_path / "missing-clues.txt").read_text() == "CAT|\n"
+    r = xw("--missing-clues", "sometimes")
+    assert r.returncode == 2 and "sometimes" in r.stderr

@@ -29,7 +29,9 @@ class Puzzle:
     grid : Grid
         The solution: every white cell holds a letter.
     clues : dict
-        ``{(direction, number): clue}`` for every slot of ``grid``.
+        ``{(direction, number): clue}`` for every slot of ``grid``.  A clue
+        may be empty (``""``): the clue stage leaves it so when told to
+        (``missing_clues: leave``), and the renderers refuse such a puzzle.
     title, author, copyright, publisher : str
         Printed with the puzzle and stored in the ``.ipuz``.
     """
@@ -49,6 +51,21 @@ class Puzzle:
             if slot.direction == direction:
                 out.append((slot, self.grid.word(slot), self.clues[(direction, slot.number)]))
         return out
+
+    def unclued(self) -> list[tuple[Slot, str]]:
+        """``(slot, answer)`` of each entry whose clue is empty, in grid order.
+
+        Examples
+        --------
+        >>> from pipeline.model.grid import parse_grid
+        >>> g = parse_grid("AB\\nCD")
+        >>> p = Puzzle(g, {("across", 1): "x", ("across", 3): " ", ("down", 1): "y", ("down", 2): "z"})
+        >>> [(s.label, a) for s, a in p.unclued()]
+        [('3A', 'CD')]
+        """
+        return [
+            (s, self.grid.word(s)) for s in self.grid.slots() if not self.clues.get((s.direction, s.number), "").strip()
+        ]
 
     def to_ipuz(self) -> dict:
         g = self.grid
@@ -109,10 +126,11 @@ class Puzzle:
             for key, direction in (("Across", "across"), ("Down", "down")):
                 for item in data["clues"].get(key, []):
                     if isinstance(item, dict):
-                        number, text = item["number"], item["clue"]
+                        number, text = item["number"], item.get("clue")
                     else:
                         number, text = item
-                    clues[(direction, int(number))] = text
+                    # An empty clue (or none) is kept as "": the renderers say which is missing.
+                    clues[(direction, int(number))] = "" if text is None else str(text)
         except InputError:
             raise
         except (KeyError, TypeError, ValueError) as e:
