@@ -3,6 +3,7 @@
 # Python that runs Snakemake, so the work and its tests live in the package.
 # Stages and formats: README.md.
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -31,6 +32,17 @@ RENDERER = {"": "reportlab", ".latex": "latex"}
 ROWS = config["grid_rows"] or config["grid_size"]
 COLS = config["grid_cols"] or config["grid_size"]
 STYLE = config["pattern_style"]
+# The same blocklists for every stage that picks answers or clues: --blocklist F ... or --no-blocklist.
+BLOCKLISTS = config["blocklists"]
+BLOCK_ARGS = " ".join(f"--blocklist {shlex.quote(b)}" for b in BLOCKLISTS) or "--no-blocklist"
+BLOCK_FILES = [b for b in BLOCKLISTS if b != "default"]
+CLUE_FILE = [config["clue_file"]] if config["clue_file"] else []
+AVOID = config["missing_clues"] == "avoid"  # the filler uses only words that can get a clue
+# WordNet's licence and wordfreq's attribution go on the copyright page
+# whenever the default word list or clues are used.
+NOTICES = (
+    [] if config["wordlist"] and config["clues"] else [f"{OUT}/lexicon/NOTICE.txt", f"{OUT}/lexicon/LICENSE-WordNet.txt"]
+)
 
 
 def _rule_value(v):
@@ -51,6 +63,8 @@ rule all:
 
 
 rule lexicon:
+    input:
+        blocklists=BLOCK_FILES,
     output:
         wordlist=f"{OUT}/lexicon/wordlist.txt",
         clues=directory(f"{OUT}/lexicon/clues"),
@@ -60,16 +74,19 @@ rule lexicon:
         f"{OUT}/logs/lexicon.log",
     params:
         folder=lambda w, output: Path(output.wordlist).parent,
+        blocklists=BLOCK_ARGS,
     benchmark:
         f"{OUT}/benchmarks/lexicon.tsv"
     shell:
-        "xw lexicon --out {params.folder} > {log} 2>&1"
+        "xw lexicon --out {params.folder} {params.blocklists} > {log} 2>&1"
 
 
 rule patterns:
     output:
         f"{OUT}/patterns/raw/{{shard}}.hex",
     params:
+        rows=ROWS,
+        cols=COLS,
         per_shard=config["patterns_per_shard"],
         seed=config["seed"],
         rules=RULES,
@@ -78,7 +95,7 @@ rule patterns:
     benchmark:
         f"{OUT}/benchmarks/patterns/{{shard}}.tsv"
     shell:
-        "xw patterns --rows {ROWS} --cols {COLS} --count {params.per_shard} --seed {params.seed}"
+        "xw patterns --rows {params.rows} --cols {params.cols} --count {params.per_shard} --seed {params.seed}"
         " --shard {wildcards.shard} {params.rules} --out {output} > {log} 2>&1"
 
 
@@ -139,7 +156,9 @@ rule fill:
     input:
         candidates=f"{OUT}/patterns/patterns.hex",
         wordlist=WORDLIST,
-        clues=CLUES,
+        clues=[CLUES] if AVOID else [],
+        clue_file=CLUE_FILE if AVOID else [],
+        blocklists=BLOCK_FILES,
     output:
         grids=expand(f"{OUT}/fills/book-{{{{book}}}}/{{k}}.txt", k=PUZZLES),
         report=f"{OUT}/fills/book-{{book}}/report.tsv",
@@ -150,7 +169,13 @@ rule fill:
         max_nodes=config["fill_max_nodes"],
         improve_nodes=config["fill_improve_nodes"],
         min_score=config["min_score"],
+        repeats=config["max_answer_repeats"],
+        penalty=config["repeat_penalty"],
         cache=f"{OUT}/cache",
+        clues=lambda w, input: " ".join(
+            [f"--clues {shlex.quote(c)}" for c in input.clues] + [f"--clue-file {shlex.quote(c)}" for c in input.clue_file]
+        ),
+        blocklists=BLOCK_ARGS,
     log:
         f"{OUT}/logs/fill/book-{{book}}.log",
     benchmark:
@@ -160,32 +185,44 @@ rule fill:
         " --book {wildcards.book} --books {params.books} --seed {params.seed}"
         " --timeout {params.timeout} --max-nodes {params.max_nodes}"
         " --improve-nodes {params.improve_nodes} --min-score {params.min_score}"
-        " --cache {params.cache} --clues {input.clues}"
+        " --max-answer-repeats {params.repeats} --repeat-penalty {params.penalty}"
+        " --cache {params.cache} {params.clues} {params.blocklists}"
         " --report {output.report} --out {output.grids} > {log} 2>&1"
 
 
+# The answers left without a clue are listed in outputs/reports/book-{n}/missing-clues.txt,
+# not a declared output: Snakemake deletes a failed job's outputs, and that is when it matters.
 rule clue:
     input:
         grids=expand(f"{OUT}/fills/book-{{{{book}}}}/{{k}}.txt", k=PUZZLES),
         clues=CLUES,
+        clue_file=CLUE_FILE,
+        blocklists=BLOCK_FILES,
     output:
         expand(f"{OUT}/puzzles/book-{{{{book}}}}/{{k}}.ipuz", k=PUZZLES),
     params:
         author=lambda w: config["author"],
         copyright=lambda w: config["copyright"],
+        repeats=config["max_answer_repeats"],
+        missing=config["missing_clues"],
+        missing_list=f"{OUT}/reports/book-{{book}}/missing-clues.txt",
+        clue_file=lambda w, input: " ".join(f"--clue-file {shlex.quote(c)}" for c in input.clue_file),
+        blocklists=BLOCK_ARGS,
     log:
         f"{OUT}/logs/clue/book-{{book}}.log",
     benchmark:
         f"{OUT}/benchmarks/clue/book-{{book}}.tsv"
     shell:
-        "xw clue {input.grids} --clues {input.clues} --out {output}"
+        "xw clue {input.grids} --clues {input.clues} {params.clue_file} --out {output}"
+        " --max-answer-repeats {params.repeats} --missing-clues {params.missing}"
+        " --missing-list {params.missing_list} {params.blocklists}"
         " --author {params.author:q} --copyright {params.copyright:q} > {log} 2>&1"
 
 
 rule render:
     input:
         puzzles=expand(f"{OUT}/puzzles/book-{{{{book}}}}/{{k}}.ipuz", k=PUZZLES),
-        notices=[] if config["wordlist"] else f"{OUT}/lexicon/NOTICE.txt",
+        notices=NOTICES,
         templates="templates",
     output:
         f"{OUT}/books/book-{{book}}{{suffix}}.pdf",

@@ -48,7 +48,7 @@ def _squash(text: str) -> str:
     # Compare without spaces, line breaks and hyphens (TeX may hyphenate).
     text = unicodedata.normalize("NFKC", text)
     text = text.translate(str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'}))
-    text = text.replace("``", '"').replace("''", '"')
+    text = text.replace("``", '"').replace("''", '"').replace("`", "'")  # TeX prints ` as an opening quote
     return re.sub(r"[\s\-\u2010\u2011\u00ad]+", "", text)
 
 
@@ -91,6 +91,23 @@ def test_every_entry_is_a_listed_word_and_every_clue_is_printed(first_run):
     assert len(seen_clues) == len({c.lower() for c in seen_clues}), "a clue printed twice in the book"
     for text in pdfs.values():
         assert "Solutions" in text
+
+
+def test_copyright_page_carries_wordnets_licence_and_wordfreqs_attribution(first_run):
+    from pypdf import PdfReader
+
+    licence = (first_run / "outputs" / "lexicon" / "LICENSE-WordNet.txt").read_text()
+    for name in ("book-1.pdf", "book-1.latex.pdf"):
+        page = _squash(PdfReader(first_run / "outputs" / "books" / name).pages[1].extract_text())
+        for needle in (
+            "WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved.",
+            "Permission to use, copy, modify and distribute this software and database",
+            " ".join(licence.split()[-12:]),  # the licence to its last words
+            "wordfreq's data is licensed CC BY-SA 4.0",
+            "creativecommons.org/licenses/by-sa/4.0",
+            "Free to print, share and sell.",
+        ):
+            assert _squash(needle) in page, f"{name}: copyright page lacks {needle!r}"
 
 
 def test_same_seed_same_puzzles_with_the_list_as_user_data(first_run, tmp_path_factory):
@@ -144,8 +161,60 @@ def test_bad_config_is_refused_before_anything_runs(tmp_path_factory):
         ("grid_size=abc", "grid_size"),
         ("pattern_style=french", "pattern_style"),
         ("grid_rows=4", "grid_rows"),
+        ("missing_clues=sometimes", "missing_clues"),
+        ("max_answer_repeats=0", "max_answer_repeats"),
+        ("repeat_penalty=200", "repeat_penalty"),
+        ("blocklists=default", "blocklists"),
     ):
         run = _snakemake(work, value)
         assert run.returncode != 0
         assert key in run.stdout + run.stderr
         assert not (work / "outputs").exists()
+
+
+def test_missing_clues_listed_then_left_then_given_and_the_blocklist_reaches_the_fill(first_run, tmp_path_factory):
+    work = _workdir(tmp_path_factory, "missing")
+    lex = first_run / "outputs" / "lexicon"
+    first = read_ipuz(first_run / "outputs" / "puzzles" / "book-1" / "1.ipuz").grid
+    blocked = first.word(first.slots()[0])
+    (work / "block.txt").write_text(f"{blocked.lower()}\n")
+    (work / "no-clues").mkdir()  # a shard folder with no clue at all
+    config = [
+        "puzzles_per_book=2", "seed=11", f"wordlist={lex / 'wordlist.txt'}", "clues=no-clues",
+        "renderers=[reportlab]", "blocklists=[default, block.txt]",
+    ]  # fmt: skip
+    listing = work / "outputs" / "reports" / "book-1" / "missing-clues.txt"
+    puzzles = work / "outputs" / "puzzles" / "book-1"
+    # fail: any word filled, every answer listed, no puzzle written
+    run = _snakemake(work, *config, "missing_clues=fail")
+    assert run.returncode != 0
+    log = (work / "outputs" / "logs" / "clue" / "book-1.log").read_text()
+    assert "missing-clues.txt" in log and "have no unused clue" in log
+    fills = [(work / "outputs" / "fills" / "book-1" / f"{k}.txt").read_text().split() for k in (1, 2)]
+    from pipeline.model.grid import parse_grid
+
+    answers = [w for rows in fills for w in parse_grid("\n".join(rows)).words()]
+    assert blocked not in answers, "the blocklist reaches the fill stage"
+    assert '"blocked": ' in (work / "outputs" / "logs" / "fill" / "book-1.log").read_text()
+    lines = listing.read_text().splitlines()
+    assert lines == [f"{a}|" for a in dict.fromkeys(answers)]
+    assert not list(puzzles.glob("*.ipuz"))
+    # leave: the puzzles are written with empty clues, and the render refuses them
+    run = _snakemake(work, *config, "missing_clues=leave")
+    assert run.returncode != 0
+    assert read_ipuz(puzzles / "1.ipuz").unclued(), "empty clues in the .ipuz"
+    log = (work / "outputs" / "logs" / "render" / "book-1.log").read_text()
+    assert "puzzle 1" in log and "add a clue to clue_file" in log
+    assert not (work / "outputs" / "books" / "book-1.pdf").exists()
+    # the list completed is the clue file: the book is made, those clues printed
+    mine = work / "my-clues.txt"
+    mine.write_text("".join(f"{line}Clue number {i} here\n" for i, line in enumerate(lines)))
+    run = _snakemake(work, *config, "missing_clues=leave", "clue_file=my-clues.txt")
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert not listing.exists(), "the stale list is gone once every answer has a clue"
+    text = _pdf_text(work / "outputs" / "books" / "book-1.pdf")
+    assert _squash("Clue number 0 here") in text
+    # the user's own data only: no WordNet notice on the copyright page
+    from pypdf import PdfReader
+
+    assert "Princeton" not in PdfReader(work / "outputs" / "books" / "book-1.pdf").pages[1].extract_text()
