@@ -115,7 +115,7 @@ _CROSSWORDESE_LENGTH = 5
 _CROSSWORDESE_ZIPF = 2.0
 _CROSSWORDESE_PENALTY = 10
 _SYNONYM_ZIPF = 2.5  # a synonym used as a clue must be this common ("Eft" for NEWT is not)
-_BLANK_MIN_ZIPF = 1.5  # a word clued only by fill-in-the-blanks needs this (and min_zipf)
+_BLANK_MIN_ZIPF = 1.0  # a word clued only by fill-in-the-blanks needs this (and min_zipf)
 _BLANK_PENALTY = 5  # and loses this many points
 _MAX_BLANKS = 1  # fill-in-the-blank clues kept beside an answer's other clues
 _MAX_BLANKS_NEW = 3  # and for an answer that has no other kind
@@ -808,15 +808,17 @@ def _example_blanks(example: str, norm) -> list[tuple[str, str]]:
 def _phrase_blanks(surface: str, norm) -> list[tuple[str, str]]:
     """``(answer, clue)`` for each word of a multi-word lemma: "uric_acid" gives
     ACID: "Uric ___" and URIC: "___ acid"; "Alan_Turing" gives ALAN: "___ Turing"."""
-    parts = surface.split("_")
-    if not 2 <= len(parts) <= 4:
+    pieces = re.split(r"([_-])", surface)  # words and the joiners between them
+    if not 3 <= len(pieces) <= 11:
         return []
     out = []
-    for i, part in enumerate(parts):
+    for i in range(0, len(pieces), 2):
+        part = pieces[i]
         answer = norm(part)
         if answer is None or not part.isalpha():
             continue
-        clue = _capitalise(" ".join(parts[:i] + [_BLANK] + parts[i + 1 :]))
+        words = [" " if p == "_" else p for p in pieces]
+        clue = _capitalise("".join(words[:i] + [_BLANK] + words[i + 1 :]))
         if clue:
             out.append((answer, clue))
     return out
