@@ -550,3 +550,11 @@ def test_empty_clue_is_refused_naming_puzzle_slot_and_answer(tmp_path):
         text=True,
     )
     assert r.returncode == 2 and "add a clue to clue_file" in r.stderr and not (tmp_path / "b.pdf").exists()
+
+
+def test_read_notice_rejoins_a_word_broken_at_a_line_end(tmp_path):
+    from pipeline.render.book import read_notice
+
+    p = tmp_path / "LICENSE"
+    p.write_text("NO WARRANTIES OF MERCHANT-  \nABILITY OR FITNESS, well-\nknown to 2006 -\nbut not this.\n\n  \nNext.\n")
+    assert read_notice(p) == ["NO WARRANTIES OF MERCHANT-ABILITY OR FITNESS, well-known to 2006 - but not this.", "Next."]
