@@ -90,7 +90,7 @@ def test_clue_shards_round_trip_and_errors(tmp_path):
     for body, msg in [
         ("XYZ no bar\n", ":1: no '|'"),
         ("XYZ|ok\nXYZ|\n", ":2: empty clue"),
-        ("XYZ|a\x00b\n", ":1: NUL byte"),
+        ("XYZ|a\x00b\n", ":1: control character U+0000"),
         ("XYZ|" + "x" * 100_000 + "\n", ":1: clue of 100000 characters"),
     ]:
         bad.write_text(body)

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from .errors import InputError
-from .fileio import atomic_write, read_text
+from .fileio import atomic_write
 from .wordlist import normalise
 
 __all__ = [
@@ -74,19 +74,7 @@ def read_shard(path, wanted: set[str] | None = None) -> dict[str, list[str]]:
     """
     path = Path(path)
     out: dict[str, list[str]] = {}
-    for lineno, raw in enumerate(read_text(path).splitlines(), start=1):
-        if not raw.strip():
-            continue
-        answer_text, sep, clue = raw.partition("|")
-        if not sep:
-            raise InputError("no '|' between answer and clue", path, lineno)
-        try:
-            answer = normalise(answer_text)
-        except ValueError as e:
-            raise InputError(str(e), path, lineno) from None
-        if not answer:
-            raise InputError("empty answer before '|'", path, lineno)
-        clue = clue.strip()
+    for answer, clue, _, lineno in _pipe_lines(path, "utf-8", None):
         problem = check_clue(clue)
         if problem:
             raise InputError(problem, path, lineno)
@@ -157,10 +145,7 @@ def _raw_lines(path: Path, encoding: str, on_error: OnError | None) -> Iterator[
             try:
                 text = data.decode(encoding)
             except UnicodeDecodeError as e:
-                error = InputError(f"not valid {encoding} (byte {e.start} of the line)", path, lineno)
-                if on_error is None:
-                    raise error from None
-                on_error(error)
+                _report(InputError(f"not valid {encoding} (byte {e.start} of the line)", path, lineno), on_error)
                 continue
             yield lineno, text.rstrip("\r\n")
 
@@ -180,6 +165,13 @@ def _is_utf8(path: Path) -> bool:
     except IsADirectoryError:
         raise InputError("is a directory, expected a file", path) from None
     return True
+
+
+def _report(error: InputError, on_error: OnError | None) -> None:
+    """Raise ``error``, or hand it to ``on_error`` (the caller then skips the line)."""
+    if on_error is None:
+        raise error
+    on_error(error)
 
 
 def _parse(answer_text: str, clue: str, path: Path, lineno: int) -> tuple[str, str]:
@@ -206,9 +198,7 @@ def _pipe_lines(path: Path, encoding: str, on_error: OnError | None):
                 raise InputError("no '|' between answer and clue", path, lineno)
             answer, clue = _parse(answer_text, clue, path, lineno)
         except InputError as e:
-            if on_error is None:
-                raise
-            on_error(e)
+            _report(e, on_error)
             continue
         yield answer, clue, path, lineno
 
@@ -289,9 +279,7 @@ def read_xd_clues(path, on_error: OnError | None = None) -> Iterator[tuple[str, 
                     )
                 answer, clue = _parse(fields[2], fields[3], path, lineno)
             except InputError as e:
-                if on_error is None:
-                    raise
-                on_error(e)
+                _report(e, on_error)
                 continue
             yield answer, clue, path, lineno
 
