@@ -16,7 +16,7 @@ import pytest
 import wordfreq
 
 from pipeline.lexicon import build_lexicon, find_wordnet, zipf_to_score
-from pipeline.model.cluetext import clue_leaks
+from pipeline.model.cluetext import Blocklist, clue_leaks, load_blocklists
 from pipeline.model.cluefile import check_clue, read_shard, shard_name
 from pipeline.model.errors import InputError
 from pipeline.model.wordlist import normalise, read_wordlist
@@ -264,6 +264,25 @@ def test_tiny_build_is_deterministic_and_replaces_stale_shards(tiny, tmp_path):
         assert (tiny["out"] / rel).read_bytes() == (out / rel).read_bytes(), rel
 
 
+def test_tiny_synonyms_and_blanks(tiny):
+    clues = tiny["clues"]
+    assert "Kid" in clues["CHILD"]  # the commonest other word of its synset
+    assert "Kids" in clues["CHILDREN"]  # inflected alike
+    assert "Camera ___" in clues["LENS"]  # the multi-word lemma camera_lens, blanked
+    assert "He ___ the steering wheel" in clues["GRIPPED"]  # its usage example, blanked
+    assert "HE" not in tiny["words"]  # too short for the list, though the example has it
+
+
+def test_tiny_blocklist_keeps_answers_and_clues_out(tiny, tmp_path):
+    stats = build_lexicon(tmp_path, wordnet_dir=tiny["src"], blocklist=Blocklist(["salamander", "kid"]))
+    words, clues = read_build(tmp_path)
+    assert "SALAMANDER" not in words and "SALAMANDERS" not in words
+    assert all("salamander" not in c.lower() for cs in clues.values() for c in cs)
+    assert all(c != "Kid" for c in clues["CHILD"])
+    assert stats["blocked_answers"] >= 1 and stats["blocked_clues"] >= 2
+    assert "NEWT" in words  # its clues that name salamanders are gone, not the newt
+
+
 def test_min_zipf_and_lengths(tiny, tmp_path):
     stats = build_lexicon(tmp_path, wordnet_dir=tiny["src"], min_length=4, max_length=5, min_zipf=4.0)
     words = read_wordlist(tmp_path / "wordlist.txt")
@@ -427,3 +446,24 @@ def test_full_slurs_left_out(full):
 def test_full_licence_travels_with_the_data(full):
     assert (full["out"] / "LICENSE-WordNet.txt").read_bytes() == (full["src"] / "LICENSE").read_bytes()
     assert "Princeton University" in (full["out"] / "NOTICE.txt").read_text()
+
+
+def test_full_more_clue_kinds(full):
+    clues, words = full["clues"], full["words"]
+    assert "Triton" in clues["NEWT"]  # synonym
+    assert "Kind of salamander" in clues["NEWT"]  # hypernym
+    assert "Slumbered" in clues["SLEPT"]  # synonym in the same inflection
+    assert "Some brews" in clues["BEERS"]  # plural of the hypernym, where "beer" will not inflect
+    assert "___ acid" in clues["URIC"]  # multi-word lemma
+    assert "___ Turing" in clues["ALAN"]  # a name's part, not a lemma itself
+    assert any("___" in c for c in clues["DONT"]) and "THE" in words  # usage examples
+    assert any(c.endswith("(abbr.)") for c in clues["DNA"])
+
+
+def test_full_default_blocklist_and_crosswordese(full):
+    blocklist = load_blocklists(["default"])
+    assert not [w for w in full["words"] if blocklist.blocks_answer(w)]
+    assert not [c for cs in full["clues"].values() for c in cs if blocklist.blocks_clue(c)]
+    z = wordfreq.zipf_frequency("anoa", "en")
+    assert z < 2.0 and full["words"]["ANOA"] <= zipf_to_score(z) - 10  # short, rare crosswordese
+    assert full["words"]["NEWT"] > full["words"]["ANOA"]
