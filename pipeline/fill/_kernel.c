@@ -547,6 +547,15 @@ static inline double room_of(State *st, int s, int k, int memo[64][26]) {
  * a merge of the unmoved candidates (bit order, moved ones masked off)
  * and the moved list (already in its order), so the `look` best are found
  * without sorting.  Ties keep the list's order: deterministic. */
+/* Keep candidate k of slot s if it leaves the crossing slots more room than the best so far. */
+static inline void consider(State *st, int s, int k, int memo[64][26], int *best, double *best_room) {
+    double room = room_of(st, s, k, memo);
+    if (*best < 0 || room > *best_room) {
+        *best = k;
+        *best_room = room;
+    }
+}
+
 static int pick_moved(State *st, int s, int memo[64][26]) {
     const u64 *d = st->dom[s], *mb = st->moved_bits[s];
     const int *mk = st->moved_k[s], *mr = st->moved_rank[s];
@@ -567,11 +576,7 @@ static int pick_moved(State *st, int s, int memo[64][26]) {
         } else
             break;
         seen++;
-        double room = room_of(st, s, k, memo);
-        if (best < 0 || room > best_room) {
-            best = k;
-            best_room = room;
-        }
+        consider(st, s, k, memo, &best, &best_room);
     }
     return best;
 }
@@ -591,11 +596,7 @@ static int pick(State *st, int s) {
             int k = i * 64 + __builtin_ctzll(x);
             x &= x - 1;
             seen++;
-            double room = room_of(st, s, k, memo);
-            if (best < 0 || room > best_room) {
-                best = k;
-                best_room = room;
-            }
+            consider(st, s, k, memo, &best, &best_room);
         }
     }
     return best;
