@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from .model.cluefile import read_clues_for, read_shard
+from .model.cluefile import clue_key, read_clues_for
 from .model.errors import InputError
 from .model.fileio import read_text, write_text
 from .model.grid import parse_grid
@@ -45,10 +45,6 @@ MISSING_LIST = "missing-clues.txt"
 
 class MissingClues(InputError):
     """Some answers of a book have no unused clue."""
-
-
-def _clue_key(text: str) -> str:
-    return " ".join(text.lower().split())
 
 
 def assign_distinct(options: list[list]) -> list:
@@ -205,19 +201,17 @@ def clue_book(
             raise InputError("grid is not completely filled", path)
         grids.append(grid)
     entries = [(k, slot, grid.word(slot)) for k, grid in enumerate(grids, start=1) for slot in grid.slots()]
-    _check_answers(entries, max_answer_repeats, blocklist)
-    answers = {a for _, _, a in entries}
-    clues = read_clues_for(clue_dir, answers)
-    if clue_file is not None:
-        for answer, texts in read_shard(clue_file, answers).items():
-            clues[answer] = texts + clues.get(answer, [])
+    puzzles_of = _puzzles_of(entries)
+    _check_answers(puzzles_of, max_answer_repeats, blocklist)
+    answers = set(puzzles_of)
+    clues = read_clues_for(clue_dir, answers, clue_file)
     blocked: dict[str, bool] = {}
     options = []
     text_of: dict[str, str] = {}
     for _, _, answer in entries:
         keys = []
         for text in clues.get(answer, ()):
-            key = _clue_key(text)
+            key = clue_key(text)
             if key in keys:
                 continue
             if blocklist:
@@ -236,7 +230,7 @@ def clue_book(
         if key is None:
             if answer not in clues:
                 why = f"no clue in {source}"
-            elif not any(_clue_key(t) not in blocked or not blocked[_clue_key(t)] for t in clues[answer]):
+            elif not any(clue_key(t) not in blocked or not blocked[clue_key(t)] for t in clues[answer]):
                 why = "every clue blocked by the blocklist"
             else:
                 why = "every clue already used in this book"
@@ -268,23 +262,25 @@ def clue_book(
             publisher=publisher,
         )
         write_ipuz(path, puzzle)
-    uses = defaultdict(int)
-    for _, _, a in entries:
-        uses[a] += 1
     return {
         "puzzles": len(grids),
         "answers": len(answers),
         "shards_opened": len({a[:2] for a in answers}),
-        "repeated": sum(1 for n in uses.values() if n > 1),
+        "repeated": sum(1 for puzzles in puzzles_of.values() if len(puzzles) > 1),
         "missing": len(unclued),
     }
 
 
-def _check_answers(entries, max_answer_repeats: int, blocklist) -> None:
-    """Raise InputError for an answer used too often, or blocked, naming its puzzles."""
+def _puzzles_of(entries) -> dict[str, list[int]]:
+    """``{answer: [puzzle number of each use]}`` of a book's ``(puzzle, slot, answer)`` entries."""
     where: dict[str, list[int]] = defaultdict(list)
     for k, _, answer in entries:
         where[answer].append(k)
+    return where
+
+
+def _check_answers(where: dict[str, list[int]], max_answer_repeats: int, blocklist) -> None:
+    """Raise InputError for an answer used too often, or blocked, naming its puzzles."""
     problems = []
     for answer, puzzles in where.items():
         if len(puzzles) > max_answer_repeats:

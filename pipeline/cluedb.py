@@ -25,6 +25,8 @@ from pathlib import Path
 
 from .model.cluefile import (
     check_clue,
+    clue_key,
+    is_shard_name,
     read_clue_file,
     read_pipe_clues,
     read_shard,
@@ -35,8 +37,7 @@ from .model.errors import InputError
 from .model.wordlist import read_wordlist, write_wordlist
 
 __all__ = [
-    "DROP_REASONS", "PROGRESS_EVERY", "build_shards", "check_shards", "clue_key", "merge_wordlists",
-    "refers_elsewhere",
+    "DROP_REASONS", "PROGRESS_EVERY", "build_shards", "check_shards", "merge_wordlists", "refers_elsewhere",
 ]  # fmt: skip
 
 #: Lines between two progress messages.
@@ -47,7 +48,6 @@ DROP_REASONS = (
     "blocked_clue", "over_max_clues",
 )  # fmt: skip
 
-_SHARD_FILE = re.compile(r"_[a-z]{1,2}\.txt")
 # Clues that only mean something beside the other entries of their own puzzle.
 _ELSEWHERE = re.compile(
     r"""\b\d+\s*-?\s*(?:across|down)\b            # See 17-Across, With 23-Down, 17-Across's partner
@@ -76,17 +76,6 @@ def refers_elsewhere(clue: str) -> str | None:
     """
     m = _ELSEWHERE.search(clue.replace("\u2019", "'"))
     return m.group(0) if m else None
-
-
-def clue_key(clue: str) -> str:
-    """The form two clue texts share when they are the same clue (case and spaces ignored).
-
-    Examples
-    --------
-    >>> clue_key("  Mined  Rock ") == clue_key("mined rock")
-    True
-    """
-    return " ".join(clue.lower().split())
 
 
 # --------------------------------------------------------------------------
@@ -140,7 +129,7 @@ def _check_out_folder(out: Path) -> None:
         return
     if not out.is_dir():
         raise InputError("exists and is not a folder; give a folder for the clue shards", out)
-    strangers = sorted(p.name for p in out.iterdir() if not (_SHARD_FILE.fullmatch(p.name) and p.is_file()))
+    strangers = sorted(p.name for p in out.iterdir() if not (is_shard_name(p.name) and p.is_file()))
     if strangers:
         shown = ", ".join(strangers[:3]) + (", ..." if len(strangers) > 3 else "")
         raise InputError(f"holds files that are not clue shards ({shown}); not replacing it", out)
@@ -218,7 +207,7 @@ def build_shards(
     this order, for an answer shorter than ``min_length`` or not in the word
     list, a blocked answer, a clue `check_clue` refuses (empty or too long),
     a clue that `refers_elsewhere`.  The rest of an answer's lines are merged
-    by `clue_key` (the first spelling kept) and ranked: most lines first,
+    by ``clue_key`` (the first spelling kept) and ranked: most lines first,
     ties by first appearance.  Clue texts are then examined in that order
     until ``max_clues`` are kept: one that leaks its answer
     (`clue_leaks`) or holds a blocked word is dropped, and the lines of
@@ -391,7 +380,7 @@ def check_shards(folder, wordlist=None, on_leak: Callable[[str], None] | None = 
     words = read_wordlist(wordlist) if wordlist is not None else None
     clued: set[str] = set()
     stats = {"shards": 0, "lines": 0, "answers": 0, "leaks": 0}
-    for path in sorted(p for p in folder.iterdir() if _SHARD_FILE.fullmatch(p.name) and p.is_file()):
+    for path in sorted(p for p in folder.iterdir() if is_shard_name(p.name) and p.is_file()):
         stats["shards"] += 1
         answers: set[str] = set()
         for answer, clue, _, lineno in read_pipe_clues(path):

@@ -41,7 +41,7 @@ import re
 import time
 from pathlib import Path
 
-from .model.cluefile import check_clue, write_shards
+from .model.cluefile import check_clue, is_shard_name, write_shards
 from .model.cluetext import DEFAULT_BLOCKLIST, Blocklist, clue_leaks, load_blocklists
 from .model.errors import InputError
 from .model.fileio import read_text, write_bytes, write_text
@@ -90,12 +90,9 @@ _OFFENSIVE_GLOSS = re.compile(
     r"\b(?:offensive|obscene|vulgar|derogatory|disparaging)\s+(?:term|terms|name|names|word|words|expression|slang)\b"
     r"|\bethnic slur\b"
 )
-_SHARD_FILE = re.compile(r"^_[a-z]{1,2}\.txt$")
 _ADJ_MARKER = re.compile(r"\((?:a|p|ip)\)$")
 _PLAIN = re.compile(r"^[a-z]+(?:-[a-z]+)*$")
-_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
-_QUOTED = re.compile(r'"[^"]*"')
-_JOINER = re.compile(r"[-'\u2019]")
+_QUOTED = re.compile(r'"([^"]*)"')  # a usage example in a gloss
 _VOWELS = "aeiou"
 
 # Score penalties (points on the 0-100 scale) for crosswordese junk.
@@ -525,13 +522,8 @@ def _finish(text: str) -> str | None:
             text = text.rsplit(" ", 1)[0]
     if not text or text.count("(") != text.count(")") or '"' in text:
         return None
-    for i, ch in enumerate(text):
-        if ch.isalpha():
-            text = text[:i] + ch.upper() + text[i + 1 :]
-            break
-    else:
-        return None
-    return None if check_clue(text) else text
+    text = _capitalise(text)
+    return None if text is None or check_clue(text) else text
 
 
 _HEAD_END = re.compile(
@@ -768,7 +760,6 @@ class _Deriver:
 # --------------------------------------------------------------------------
 # Fill-in-the-blank clues
 
-_EXAMPLE = re.compile(r'"([^"]+)"')
 _TOKEN = re.compile(r"[A-Za-z]+(?:['\u2019][A-Za-z]+)*")
 _BLANK = "___"
 _ABBR = " (abbr.)"
@@ -777,7 +768,7 @@ _S_CONTRACTIONS = frozenset("it's he's she's that's there's here's what's who's 
 
 def _examples(gloss: str) -> list[str]:
     """The quoted usage examples of a gloss: 'hold firmly; "he gripped the rope"' -> ['he gripped the rope']."""
-    return [" ".join(m.group(1).split()) for m in _EXAMPLE.finditer(gloss)] if '"' in gloss else []
+    return [" ".join(m.group(1).split()) for m in _QUOTED.finditer(gloss)] if '"' in gloss else []
 
 
 def _example_blanks(example: str, norm) -> list[tuple[str, str]]:
@@ -984,28 +975,37 @@ def build_lexicon(
     blocklist = blocklist if blocklist is not None else load_blocklists([DEFAULT_BLOCKLIST])
     blocked = 0
 
+    def commonest(words, keep) -> str | None:
+        """The most frequent of ``words`` that ``keep`` accepts, if at least Zipf `_SYNONYM_ZIPF` (first on a tie)."""
+        best = None
+        for w in words:
+            if keep(w):
+                z = zipf(w.replace("_", " "))
+                if z >= _SYNONYM_ZIPF and (best is None or z > best[0]):
+                    best = (z, w)
+        return None if best is None else best[1]
+
+    def hypernym_words(syn: _Synset) -> tuple[str, ...]:
+        """The words of a noun synset's first hypernym (salamander for newt), or none."""
+        hyper = synsets["noun"].get(syn.hypernyms[0]) if syn.pos == "noun" and syn.hypernyms else None
+        return hyper.words if hyper else ()
+
     def synonym_clue(syn: _Synset, surface: str, answer: str) -> str | None:
         """The commonest other word of the synset as a clue: TRITON for NEWT, "Deoxyribonucleic acid, for short" for DNA."""
-        best = None
-        for w in syn.words:
-            if w.lower() == surface.lower() or norm(w) == answer or _TAXON_LEMMA.match(w) or len(w) > 40:
-                continue
-            z = zipf(w.replace("_", " "))
-            if z >= _SYNONYM_ZIPF and (best is None or z > best[0]):
-                best = (z, w.replace("_", " "))
+        best = commonest(syn.words, lambda w: w.lower() != surface.lower() and norm(w) != answer
+                         and not _TAXON_LEMMA.match(w) and len(w) <= 40)  # fmt: skip
         if best is None:
             return None
-        text = best[1]
+        text = best.replace("_", " ")
         if _is_initialism(surface) and not _is_initialism(text):
             text += ", for short"
         return _finish(text)
 
     def hypernym_clue(syn: _Synset) -> str | None:
         """NEWT: "Kind of salamander", from the first common word of a noun's hypernym."""
-        if syn.pos != "noun" or not syn.hypernyms or syn.taxon:
+        if syn.taxon:
             return None
-        hyper = synsets["noun"].get(syn.hypernyms[0])
-        for w in hyper.words if hyper else ():
+        for w in hypernym_words(syn):
             if zipf(w.replace("_", " ")) >= _SYNONYM_ZIPF and not _TAXON_LEMMA.match(w):
                 return _finish("Kind of " + w.replace("_", " "))
         return None
@@ -1031,7 +1031,7 @@ def build_lexicon(
         items = sorted(senses[answer], key=lambda item: (item[2].taxon, item[0], item[1]))
         surfaces = sorted({s for _, s, _ in items})
         z = max(zipf(s.replace("_", " ")) for s in surfaces)
-        if all(s.replace("_", "").replace("-", "").isupper() for s in surfaces):
+        if all(_is_initialism(s) for s in surfaces):
             penalty = _INITIALISM_PENALTY
         elif all(syn.taxon for _, _, syn in items):
             penalty = _TAXON_PENALTY
@@ -1113,17 +1113,11 @@ def build_lexicon(
     def related_form(syn: _Synset, base: str, form: str) -> str | None:
         """A synonym in the same inflection (GRIPPED: "Clutched"), or for a plural noun
         its hypernym's plural (BEERS: "Some brews"); None if neither is common enough."""
-        best = None
-        for w in syn.words:
-            if w != base and w.lower() != base:
-                z = zipf(w)
-                if z >= _SYNONYM_ZIPF and (best is None or z > best[0]) and inflect(w, syn.pos, form):
-                    best = (z, w)
+        best = commonest(syn.words, lambda w: w.lower() != base and inflect(w, syn.pos, form) is not None)
         if best is not None:
-            return inflect(best[1], syn.pos, form)
-        if form == "pl" and syn.hypernyms:
-            hyper = synsets["noun"].get(syn.hypernyms[0])
-            for w in hyper.words if hyper else ():
+            return inflect(best, syn.pos, form)
+        if form == "pl":
+            for w in hypernym_words(syn):
                 parts = w.split("_")
                 plural = inflect(parts[-1], "noun", "pl") if parts[-1] == parts[-1].lower() else None
                 if plural and zipf(w.replace("_", " ")) >= _SYNONYM_ZIPF - 0.5:
@@ -1264,7 +1258,7 @@ def build_lexicon(
     write_wordlist(out_dir / "wordlist.txt", words)
     paths = write_shards(out_dir / "clues", clues)
     for stale in sorted(set((out_dir / "clues").glob("_*.txt")) - set(paths)):
-        if _SHARD_FILE.match(stale.name):
+        if is_shard_name(stale.name):
             stale.unlink()  # left by an earlier build with other answers
     say(f"wrote {len(paths)} shards")
     license_path = _license_path(folder)

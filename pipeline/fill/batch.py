@@ -27,7 +27,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 
-from ..model.cluefile import read_clues_for, read_shard
+from ..model.cluefile import clue_key, read_clues_for
 from ..model.errors import InputError
 from ..model.fileio import atomic_write, write_text
 from ..model.hexcodec import encode_grid, read_pattern_file
@@ -223,11 +223,8 @@ class _ClueBook:
 
     def __init__(self, clue_dir, index, clue_file=None, blocklist=None):
         words = [w for li in index.lengths.values() for w in li.words]
-        raw = read_clues_for(clue_dir, words)
-        if clue_file is not None:
-            for w, cs in read_shard(clue_file, set(words)).items():
-                raw[w] = cs + raw.get(w, [])
-        self.keys = {w: list(dict.fromkeys(" ".join(c.lower().split()) for c in cs)) for w, cs in raw.items()}
+        raw = read_clues_for(clue_dir, words, clue_file)
+        self.keys = {w: list(dict.fromkeys(clue_key(c) for c in cs)) for w, cs in raw.items()}
         self.words_of: dict[str, list[str]] = {}
         for w, ks in self.keys.items():
             for k in ks:

@@ -28,12 +28,13 @@ from .fileio import atomic_write
 from .wordlist import normalise
 
 __all__ = [
-    "MAX_CLUE_LENGTH", "CLUE_FORMATS", "XD_HEADER", "shard_name", "read_shard", "read_clues_for", "write_shards",
-    "check_clue", "clue_format", "read_clue_file", "read_pipe_clues", "read_xd_clues", "read_clu_clues",
+    "MAX_CLUE_LENGTH", "CLUE_FORMATS", "XD_HEADER", "shard_name", "is_shard_name", "read_shard", "read_clues_for",
+    "write_shards", "check_clue", "clue_key", "clue_format", "read_clue_file", "read_pipe_clues", "read_xd_clues", "read_clu_clues",
 ]  # fmt: skip
 
 MAX_CLUE_LENGTH = 300
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f]")
+_SHARD_NAME = re.compile(r"_[a-z]{1,2}\.txt")
 
 
 def shard_name(answer: str) -> str:
@@ -45,6 +46,28 @@ def shard_name(answer: str) -> str:
     '_ae.txt'
     """
     return "_" + answer[:2].lower() + ".txt"
+
+
+def is_shard_name(name: str) -> bool:
+    """Whether a file name is a shard's (``_ae.txt``; ``_a.txt`` for one-letter answers).
+
+    Examples
+    --------
+    >>> is_shard_name("_ae.txt"), is_shard_name("notes.txt")
+    (True, False)
+    """
+    return _SHARD_NAME.fullmatch(name) is not None
+
+
+def clue_key(clue: str) -> str:
+    """The form two clue texts share when they are the same clue (case and spaces ignored).
+
+    Examples
+    --------
+    >>> clue_key("  Mined  Rock ") == clue_key("mined rock")
+    True
+    """
+    return " ".join(clue.lower().split())
 
 
 def check_clue(clue: str) -> str | None:
@@ -83,8 +106,12 @@ def read_shard(path, wanted: set[str] | None = None) -> dict[str, list[str]]:
     return out
 
 
-def read_clues_for(folder, answers) -> dict[str, list[str]]:
-    """Clues for ``answers`` from the shard folder, opening only their shards."""
+def read_clues_for(folder, answers, clue_file=None) -> dict[str, list[str]]:
+    """Clues for ``answers`` from the shard folder, opening only their shards.
+
+    ``clue_file`` (the user's own ``ANSWER|clue`` lines), when given, is
+    read too and its clues come first: an answer's first choices.
+    """
     folder = Path(folder)
     if not folder.is_dir():
         raise InputError("clue folder not found", folder)
@@ -94,6 +121,9 @@ def read_clues_for(folder, answers) -> dict[str, list[str]]:
         path = folder / name
         if path.exists():
             clues.update(read_shard(path, wanted))
+    if clue_file is not None:
+        for answer, texts in read_shard(clue_file, wanted).items():
+            clues[answer] = texts + clues.get(answer, [])
     return clues
 
 
