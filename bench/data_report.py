@@ -35,13 +35,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pipeline.cluedb import check_shards  # noqa: E402
-from pipeline.fill import FILLED, Filler, load_index  # noqa: E402
+from pipeline.fill import load_index  # noqa: E402
 from pipeline.lexicon import MAX_CLUE_CHARS, build_lexicon  # noqa: E402
 from pipeline.model.cluefile import check_clue, read_shard  # noqa: E402
 from pipeline.model.cluetext import DEFAULT_BLOCKLIST, clue_leaks, load_blocklists  # noqa: E402
 from pipeline.model.rules import style_rules  # noqa: E402
 from pipeline.model.wordlist import read_wordlist  # noqa: E402
 from pipeline.patterns import generate_patterns  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from patterns import fill_times  # noqa: E402  (bench/patterns.py)
 
 BUILD_GOAL_S = 60.0
 LENGTH_GOALS = {3: 1500, 4: 5000, 5: 8000}
@@ -117,12 +120,7 @@ def main() -> int:
         rules = style_rules(style, size, size, overrides)
         grids = generate_patterns(size, size, args.fill, args.seed, rules, style=style)
         index = load_index(out / "wordlist.txt")
-        filled, times = 0, []
-        for k, grid in enumerate(grids):
-            result = Filler(grid, index, seed=k).fill(timeout=FILL_SECONDS)
-            filled += result.status == FILLED
-            times.append(result.seconds)
-        times.sort()
+        filled, times = fill_times(grids, index, FILL_SECONDS)
         fill_share = filled / len(grids)
         print(f"Fill: {filled}/{len(grids)} default {size}x{size} {style} patterns ({overrides}) filled within "
               f"{FILL_SECONDS:g} s = {100 * fill_share:.0f}% (goal {100 * FILL_GOAL:.0f}%: "

@@ -71,6 +71,16 @@ def _passes(grid, rules, bounds) -> bool:
     return not check_pattern(pattern_stats(grid), max_words=None, max_blacks=None, bounds=bounds)
 
 
+def fill_times(grids, index, seconds: float) -> tuple[int, list[float]]:
+    """Fill each grid within ``seconds`` (seed: its position): how many filled, and every fill's time, sorted."""
+    filled, times = 0, []
+    for k, grid in enumerate(grids):
+        result = Filler(grid, index, seed=k).fill(timeout=seconds)
+        filled += result.status == FILLED
+        times.append(result.seconds)
+    return filled, sorted(times)
+
+
 def _batch(label, grids, cpu, rules, bounds, goal):
     t0 = time.process_time()
     valid = [g for g in grids if _passes(g, rules, bounds)]
@@ -143,13 +153,8 @@ def main() -> int:
         raise SystemExit(f"bench/patterns.py: {note}")
     index = load_index(wordlist)
     tried = valid[: args.fill]
-    filled, times = 0, []
-    for k, g in enumerate(tried):
-        r = Filler(g, index, seed=k).fill(timeout=10.0)
-        filled += r.status == FILLED
-        times.append(r.seconds)
+    filled, times = fill_times(tried, index, 10.0)
     share = filled / len(tried) if tried else 0.0
-    times.sort()
     print(f"Fill: {filled}/{len(tried)} valid American patterns filled within 10 s ({100 * share:.0f}%, goal "
           f"{100 * FILL_GOAL:.0f}%: {_met(share >= FILL_GOAL)}); median {times[len(times) // 2]:.3f} s, "
           f"slowest {times[-1]:.3f} s")
