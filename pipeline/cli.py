@@ -19,6 +19,7 @@ from pathlib import Path
 from .model.errors import InputError
 from .model.rules import STYLES
 from .model.symmetry import SYMMETRIES
+from .render.book import LAYOUTS, TRIM_ALIASES, TRIMS
 
 __all__ = ["main", "build_parser"]
 
@@ -378,6 +379,8 @@ def _cmd_render(args) -> int:
         author=args.author,
         notice_paths=args.notice,
         trim=args.trim,
+        layout=args.layout,
+        margins={k: getattr(args, k) for k in ("inner", "outer", "top", "bottom", "binding")},
         copyright_lines=[args.copyright] if args.copyright else [],
     )
     if args.renderer == "reportlab":
@@ -662,7 +665,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--subtitle", default="")
     s.add_argument("--author", default="")
     s.add_argument("--copyright", default="")
-    s.add_argument("--trim", default="letter", choices=["letter", "6x9", "a4"])
+    s.add_argument("--trim", default="letter", choices=[*TRIMS, *TRIM_ALIASES], help="page size (default letter)")
+    s.add_argument(
+        "--layout",
+        default="auto",
+        choices=LAYOUTS,
+        help="page: a puzzle and its clues on one page; facing: grid left, clues on the facing page; "
+        "auto (default): facing on 6x9 and large-print",
+    )
+    for side in ("inner", "outer", "top", "bottom", "binding"):
+        s.add_argument(f"--{side}", type=float, metavar="IN", help=f"{side} margin in inches (default: the trim's)")
     s.add_argument("--book", type=int, default=1, help="the book's number, for {n} in --title")
     s.add_argument("--notice", nargs="*", default=[], type=Path, help="licence texts for the copyright page")
     s.add_argument("--templates", type=Path, default=Path("templates"))

@@ -16,7 +16,7 @@ the outer one, and alternates sides with the page's parity.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -37,6 +37,13 @@ __all__ = [
     "fold_text",
     "solution_layout",
     "heading_title",
+    "Plan",
+    "plan_book",
+    "contents_label",
+    "get_layout",
+    "TRIM_ALIASES",
+    "LAYOUTS",
+    "FONT_HARD_MIN",
 ]
 
 DEFAULT_TRIM = "letter"
@@ -55,7 +62,7 @@ class RenderError(InputError):
 
 @dataclass(frozen=True)
 class Trim:
-    """A page size and its margins, all in inches.
+    """A page size, its margins and its type bounds; lengths in inches.
 
     Attributes
     ----------
@@ -72,6 +79,15 @@ class Trim:
     binding : float
         Extra gutter added to ``inner`` for the binding (LaTeX geometry's
         ``bindingoffset``).
+    font_max, font_floor : float
+        Clue type sizes in points: the renderers try ``font_max`` first and
+        shrink the type to fit, never below ``font_floor`` without saying so
+        (a puzzle set smaller is listed in the render's ``below_floor``), and
+        never below :data:`FONT_HARD_MIN`.
+    layout : str
+        The layout ``"auto"`` picks on this trim: ``"page"`` (a puzzle and
+        its clues on one page) or ``"facing"`` (the grid on a left-hand page,
+        its clues on the right-hand page facing it).
     """
 
     name: str
@@ -82,6 +98,9 @@ class Trim:
     top: float
     bottom: float
     binding: float = 0.125
+    font_max: float = 14.0
+    font_floor: float = 8.0
+    layout: str = "page"
 
     @property
     def gutter(self) -> float:
@@ -105,31 +124,95 @@ class Trim:
 
 # The one table of page sizes; both renderers read it.  Margins follow the
 # common print-on-demand minimums with room to spare (KDP asks for at least
-# 0.375in inside and 0.25in outside for books under 150 pages).
+# 0.375in inside and 0.25in outside for books under 150 pages, 0.5in inside
+# up to 300 pages).  Type bounds after Crossword Nexus's print layout, which
+# shrinks clues from 14pt to no less than 8pt; large print starts at 16pt.
 TRIMS: dict[str, Trim] = {
     "letter": Trim("letter", 8.5, 11.0, inner=0.75, outer=0.625, top=0.75, bottom=0.75),
     "a4": Trim("a4", 210 / 25.4, 297 / 25.4, inner=0.75, outer=0.625, top=0.75, bottom=0.75),
-    "6x9": Trim("6x9", 6.0, 9.0, inner=0.625, outer=0.5, top=0.625, bottom=0.625),
+    "6x9": Trim("6x9", 6.0, 9.0, inner=0.625, outer=0.5, top=0.625, bottom=0.625, layout="facing"),
+    "large-print": Trim(
+        "large-print", 8.5, 11.0, inner=0.75, outer=0.625, top=0.75, bottom=0.75,
+        font_max=16.0, font_floor=11.0, layout="facing",
+    ),
 }
+# Other names users write for the same trims.
+TRIM_ALIASES = {"8.5x11": "letter", "us-letter": "letter", "large": "large-print"}
+LAYOUTS = ("auto", "page", "facing")
+# Below this a clue is unreadable: a puzzle that needs smaller type is an error.
+FONT_HARD_MIN = 6.0
+# Smallest margin (inches) a printer will accept without bleed, and the
+# smallest text block that still holds a 15x15 grid at the smallest squares.
+MARGIN_MIN = 0.25
+TEXT_MIN = 3.0
+_MARGIN_KEYS = ("inner", "outer", "top", "bottom", "binding")
 
 
-def get_trim(name: str) -> Trim:
-    """The :class:`Trim` called ``name``.
+def get_trim(name: str, margins: dict | None = None) -> Trim:
+    """The :class:`Trim` called ``name``, with ``margins`` changed.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`TRIMS` or of :data:`TRIM_ALIASES` (``"8.5x11"``).
+    margins : dict, optional
+        Inches for any of ``inner``, ``outer``, ``top``, ``bottom`` and
+        ``binding`` (the gutter added on the binding side); ``None`` values
+        keep the trim's own.
 
     Raises
     ------
     RenderError
-        If ``name`` is not a key of :data:`TRIMS`.
+        If ``name`` is unknown, a margin is not a number, under
+        :data:`MARGIN_MIN` (``binding`` may be 0), or leaves a text block
+        narrower or shorter than :data:`TEXT_MIN` inches.
 
     Examples
     --------
     >>> get_trim("6x9").width
     6.0
+    >>> get_trim("8.5x11", {"inner": 1.0}).gutter
+    1.125
     """
+    key = TRIM_ALIASES.get(name, name)
     try:
-        return TRIMS[name]
+        trim = TRIMS[key]
     except KeyError:
-        raise RenderError(f"unknown trim size {name!r} (choose from {', '.join(TRIMS)})") from None
+        names = ", ".join([*TRIMS, *TRIM_ALIASES])
+        raise RenderError(f"unknown trim size {name!r} (choose from {names})") from None
+    changes = {}
+    for k, v in (margins or {}).items():
+        if v is None:
+            continue
+        if k not in _MARGIN_KEYS:
+            raise RenderError(f"margins.{k}: unknown margin (choose from {', '.join(_MARGIN_KEYS)})")
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v:
+            raise RenderError(f"margins.{k}: {v!r} is not a length in inches")
+        low = 0.0 if k == "binding" else MARGIN_MIN
+        if v < low:
+            raise RenderError(f"margins.{k}: {v:g}in is under the {low:g}in a printer needs")
+        changes[k] = float(v)
+    if changes:
+        trim = replace(trim, **changes)
+    if trim.text_width < TEXT_MIN or trim.text_height < TEXT_MIN:
+        raise RenderError(
+            f"margins: a {trim.name} page with these margins leaves a {trim.text_width:.2f} x "
+            f"{trim.text_height:.2f}in text block; at least {TEXT_MIN:g} x {TEXT_MIN:g}in is needed"
+        )
+    return trim
+
+
+def get_layout(trim: Trim, layout: str = "auto") -> str:
+    """``"page"`` or ``"facing"``: ``layout``, or the trim's own for ``"auto"``.
+
+    Examples
+    --------
+    >>> get_layout(get_trim("6x9")), get_layout(get_trim("letter"), "facing")
+    ('facing', 'facing')
+    """
+    if layout not in LAYOUTS:
+        raise RenderError(f"unknown layout {layout!r} (choose from {', '.join(LAYOUTS)})")
+    return trim.layout if layout == "auto" else layout
 
 
 @dataclass
@@ -146,9 +229,17 @@ class Book:
     puzzles : list of Puzzle
         Complete puzzles (every white cell holds its answer letter).
     trim : str
-        A key of :data:`TRIMS`: ``"letter"`` (default), ``"6x9"`` or ``"a4"``.
+        A key of :data:`TRIMS` or :data:`TRIM_ALIASES`: ``"letter"``
+        (default; also ``"8.5x11"``), ``"6x9"``, ``"a4"``, ``"large-print"``.
     sources : list of str
         Where each puzzle came from (for error messages); may be empty.
+    layout : str
+        ``"page"`` (a puzzle and its clues on one page), ``"facing"`` (grid
+        on the left-hand page, clues on the right) or ``"auto"`` (the
+        trim's: facing on 6x9 and large print, one page otherwise).
+    margins : dict
+        Margins in inches replacing the trim's (``inner``, ``outer``,
+        ``top``, ``bottom``, ``binding``); see :func:`get_trim`.
     """
 
     title: str
@@ -158,11 +249,18 @@ class Book:
     puzzles: list[Puzzle]
     trim: str = DEFAULT_TRIM
     sources: list[str] = field(default_factory=list)
+    layout: str = "auto"
+    margins: dict = field(default_factory=dict)
 
     @property
     def page_trim(self) -> Trim:
-        """The :class:`Trim` named by :attr:`trim`."""
-        return get_trim(self.trim)
+        """The :class:`Trim` named by :attr:`trim`, with :attr:`margins` applied."""
+        return get_trim(self.trim, self.margins)
+
+    @property
+    def page_layout(self) -> str:
+        """``"page"`` or ``"facing"``: :attr:`layout` with ``"auto"`` resolved."""
+        return get_layout(self.page_trim, self.layout)
 
     def source(self, index: int):
         """The file puzzle ``index`` (0-based) came from, or ``None``."""
@@ -179,7 +277,7 @@ class Book:
             with no clue or an empty one (the clue stage leaves them empty
             under ``missing_clues: leave``; a placeholder is never printed).
         """
-        get_trim(self.trim)
+        get_layout(self.page_trim, self.layout)
         if not self.puzzles:
             raise RenderError("the book has no puzzles")
         for k, puzzle in enumerate(self.puzzles):
@@ -263,6 +361,8 @@ def load_book(
     copyright_lines: Iterable[str] = (),
     notice_paths: Iterable = (),
     trim: str = DEFAULT_TRIM,
+    layout: str = "auto",
+    margins: dict | None = None,
 ) -> Book:
     """Read ``.ipuz`` puzzles into a :class:`Book`, in the order given.
 
@@ -278,7 +378,11 @@ def load_book(
         Licence/notice text files (e.g. WordNet's licence) appended to the
         copyright page, one paragraph per blank-line-separated block.
     trim : str
-        ``"letter"``, ``"6x9"`` or ``"a4"``.
+        ``"letter"`` (or ``"8.5x11"``), ``"6x9"``, ``"a4"`` or ``"large-print"``.
+    layout : str
+        ``"auto"``, ``"page"`` or ``"facing"`` (see :class:`Book`).
+    margins : dict, optional
+        Margins replacing the trim's, in inches (see :func:`get_trim`).
 
     Returns
     -------
@@ -291,7 +395,8 @@ def load_book(
     InputError
         A puzzle file is unreadable or not a crossword.
     RenderError
-        No puzzles, an unknown trim, or an unfilled puzzle.
+        No puzzles, an unknown trim or layout, margins a printer would
+        refuse, or an unfilled puzzle.
 
     Examples
     --------
@@ -315,6 +420,8 @@ def load_book(
         puzzles=puzzles,
         trim=trim,
         sources=[str(p) for p in paths],
+        layout=layout,
+        margins=dict(margins or {}),
     )
     book.validate()
     return book
@@ -359,6 +466,152 @@ def solution_layout(
         if min(sw / cols, sh / rows) >= min_cell:
             return ncol, nrow
     return 1, 1
+
+
+# -- the page plan both renderers follow ------------------------------------------
+# Space (points) every page heading ("Contents", "Puzzle 7", "Solutions")
+# takes with its rule, on the pages the plan paginates.
+HEADING_HEIGHT = 40.0
+CONTENTS_SIZE = 10.0  # contents type size, points
+CONTENTS_LEADING = 15.0  # one contents line, points
+CONTENTS_COL_GAP = 24.0
+SOLUTION_GAP = 18.0  # between solution grids, points
+SOLUTION_CAPTION = 16.0  # the "Puzzle k" caption above each
+SOLUTION_CELL_MAX = 14.0
+SOLUTION_CELL_MIN = 10.0
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Which page holds what: the one pagination both renderers print.
+
+    Pages are numbered from 1 (the title page, a right-hand page); odd pages
+    are right-hand (recto), even pages left-hand (verso).
+
+    Attributes
+    ----------
+    layout : str
+        ``"page"`` or ``"facing"``.
+    contents : list of list of (str, int)
+        The contents pages (they start on page 3), each a list of
+        ``(label, page)`` lines: one per puzzle, then ``"Solutions"``.
+    contents_columns, contents_rows : int
+        How the lines of one contents page are arranged: down the first
+        column, then the next.
+    puzzle_pages : list of int
+        The page each puzzle starts on.  With ``"facing"`` it is a left-hand
+        page holding the grid, and its clues are on the next page.
+    blank_pages : list of int
+        Pages left empty (with ``"facing"``, one before the first puzzle when
+        it would otherwise start on a right-hand page).
+    solution_first : int
+        The first solutions page.
+    solutions : list of list of int
+        For each solutions page, the 0-based puzzles it shows, in order.
+    solution_columns, solution_rows : int
+        How the grids of one solutions page are arranged, row by row.
+    total : int
+        Pages in the book.
+    """
+
+    layout: str
+    contents: list[list[tuple[str, int]]]
+    contents_columns: int
+    contents_rows: int
+    puzzle_pages: list[int]
+    blank_pages: list[int]
+    solution_first: int
+    solutions: list[list[int]]
+    solution_columns: int
+    solution_rows: int
+    total: int
+
+    @property
+    def pages_per_puzzle(self) -> int:
+        """1 for ``"page"``, 2 for ``"facing"``."""
+        return 2 if self.layout == "facing" else 1
+
+    def solution_label(self, index: int) -> str:
+        """The running head of solutions page ``index`` (0-based): first and last puzzle on it.
+
+        As the seed's dictionary template puts the first and last entry of a
+        page in its running head.
+
+        Examples
+        --------
+        >>> from types import SimpleNamespace as S
+        >>> Plan.solution_label(S(solutions=[[0, 1, 2], [3]]), 0), Plan.solution_label(S(solutions=[[0, 1, 2], [3]]), 1)
+        ('Solutions 1-3', 'Solutions 4')
+        """
+        ks = self.solutions[index]
+        return f"Solutions {ks[0] + 1}" + (f"-{ks[-1] + 1}" if len(ks) > 1 else "")
+
+
+def contents_label(puzzle, k: int) -> str:
+    """A puzzle's line in the contents: ``"Puzzle k"`` and its title, if it has its own."""
+    title = heading_title(puzzle, k)
+    return f"Puzzle {k}" + (f": {title}" if title else "")
+
+
+def plan_book(book: Book) -> Plan:
+    """Paginate ``book``: contents, puzzles and solutions, and the page of each.
+
+    Both renderers lay their pages out by this plan, so a puzzle is on the
+    same page in either PDF and the contents are right in both; the LaTeX
+    renderer checks TeX kept to it.
+
+    Examples
+    --------
+    >>> from pipeline.model.grid import Grid
+    >>> g = Grid.from_rows(["AB", "CD"])
+    >>> p = Puzzle(g, {(s.direction, s.number): "clue" for s in g.slots()})
+    >>> plan = plan_book(Book("T", "", "", [], [p, p, p], layout="facing"))
+    >>> plan.contents, plan.puzzle_pages, plan.blank_pages, plan.solution_first, plan.total
+    ([[('Puzzle 1', 4), ('Puzzle 2', 6), ('Puzzle 3', 8), ('Solutions', 10)]], [4, 6, 8], [], 10, 10)
+    """
+    trim = book.page_trim
+    layout = book.page_layout
+    n = len(book.puzzles)
+    width, height = trim.text_width * 72, trim.text_height * 72
+    ccols = 2 if width >= 4.5 * 72 else 1
+    crows = max(1, int((height - HEADING_HEIGHT) // CONTENTS_LEADING))
+    per_contents = ccols * crows
+    n_contents = -(-(n + 1) // per_contents)
+    page = 3 + n_contents
+    blank = []
+    if layout == "facing" and page % 2 == 1:
+        blank.append(page)
+        page += 1
+    step = 2 if layout == "facing" else 1
+    starts = [page + step * k for k in range(n)]
+    solution_first = page + step * n
+    scols, srows = solution_layout(
+        width,
+        height - HEADING_HEIGHT,
+        max(p.grid.rows for p in book.puzzles),
+        max(p.grid.cols for p in book.puzzles),
+        SOLUTION_GAP,
+        SOLUTION_CAPTION,
+        SOLUTION_CELL_MIN,
+    )
+    per_page = scols * srows
+    solutions = [list(range(i, min(i + per_page, n))) for i in range(0, n, per_page)]
+    lines = [(contents_label(p, k + 1), starts[k]) for k, p in enumerate(book.puzzles)]
+    lines.append(("Solutions", solution_first))
+    contents = [lines[i : i + per_contents] for i in range(0, len(lines), per_contents)]
+    return Plan(
+        layout=layout,
+        contents=contents,
+        contents_columns=ccols,
+        contents_rows=crows,
+        puzzle_pages=starts,
+        blank_pages=blank,
+        solution_first=solution_first,
+        solutions=solutions,
+        solution_columns=scols,
+        solution_rows=srows,
+        total=solution_first + len(solutions) - 1,
+    )
 
 
 # Letters NFKD does not decompose, folded by hand.
