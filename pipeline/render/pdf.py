@@ -800,7 +800,7 @@ def _draw_grid(c, op: _GridOp) -> None:
                 )
                 text.textLine(letter)
     else:
-        size = max(4.5, min(cell * 0.3, 7.5))
+        size = max(4.5, min(cell * 0.3, 7.5)) if cell < 30 else cell * 0.27  # larger on a large-print grid
         text.setFont(_REGULAR, size)
         for i, n in sorted(g.numbers().items()):
             r, col = divmod(i, g.cols)
