@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
+import unicodedata
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline.model.puzzle import write_ipuz
 from pipeline.render import Book, RenderError, load_book, render_latex, render_pdf, tex_escape
-from pipeline.render.book import TRIMS, fold_text
+from pipeline.render.book import TRIMS, fold_text, plan_book
 from renderkit import (
     HAVE_TEX,
     PATTERN_5,
+    PATTERN_15,
     _book,
     _norm,
     _puzzle,
@@ -41,12 +46,30 @@ def test_tex_escape_each_special(ch):
     assert tex_escape(f"a{ch}b") == f"a{_SPECIAL_EXPECT[ch]}b"
 
 
+# What tex_escape may write after a backslash: these commands (each closed by
+# ``{}``) and the escaped specials.
+_ESCAPE_COMMANDS = re.compile(
+    r"\\(?:(?:textbackslash|textasciicircum|textasciitilde|textless|textgreater|textbar|dots|nobreakspace"
+    r"|textbullet|dag|ddag|texttrademark|OE|oe)\{\}|[{}$&#_%-])"
+)
+
+
 def _unescaped_specials(tex: str) -> list[str]:
-    """Specials in ``tex`` that are not part of an escape we emit."""
-    stripped = re.sub(r"\\(textbackslash|textasciicircum|textasciitilde|textless|textgreater|textbar|dots)\{\}", "", tex)
-    stripped = re.sub(r"\\[{}$&#_%-]", "", stripped)
-    stripped = stripped.replace("{[}", "").replace("{]}", "").replace("{}", "")
-    return [c for c in "\\{}$&#^_%~" if c in stripped]
+    """Specials in ``tex`` that are not part of an escape tex_escape emits, read left to right like TeX."""
+    bad, i = [], 0
+    while i < len(tex):
+        m = _ESCAPE_COMMANDS.match(tex, i)
+        if m:
+            i = m.end()
+        elif tex.startswith(("{[}", "{]}"), i):
+            i += 3
+        elif tex.startswith("{}", i):  # a ligature breaker
+            i += 2
+        else:
+            if tex[i] in "\\{}$&#^_%~":
+                bad.append(tex[i : i + 12])
+            i += 1
+    return bad
 
 
 @pytest.mark.parametrize(
@@ -77,6 +100,82 @@ def test_tex_escape_unicode_quotes_and_controls():
     assert tex_escape("bell\x07tab\tnl\n") == "belltab nl "
     assert tex_escape("a--b ,, !`") == "a-{}-b ,{}, !{}`"  # no ligatures the text lacked
     assert tex_escape("") == ""
+
+
+def test_tex_escape_folds_what_pdflatex_cannot_print():
+    assert tex_escape("Ελλάδα Москва 🙂") == "?????? ?????? ?"  # no Latin look-alike: one ? each
+    assert tex_escape("naïve façade ÿ µ ½") == "naïve façade ÿ µ ½"  # Latin-1 stays, inputenc prints it
+    assert tex_escape("e\u0301 ﬁ x\u200by \u202eevil") == "é fi xy evil"  # combining accent, format characters
+    assert tex_escape("It’s ''quoted'' ``twice``") == "It's '{}'quoted'{}' `{}`twice`{}`"
+    assert tex_escape("a\u00a0b\u00adc") == r"a\nobreakspace{}bc"  # no-break space kept, soft hyphen dropped
+
+
+_HOSTILE_ALPHABET = "\\{}$&#^_%~<>|[]\"'`-,!? \t\n\r\x00\x07\x1b\x7fAz9\u00a0\u00ad\u2028é東🙂\u0301\u200b—…"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.text(), st.text(alphabet=_HOSTILE_ALPHABET)))
+def test_tex_escape_property_no_special_or_control_survives(text):
+    tex = tex_escape(text)
+    assert _unescaped_specials(tex) == []
+    assert not [c for c in tex if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn")]  # not even \n, \t
+    assert all(ord(c) < 0x7F or 0xA0 <= ord(c) <= 0xFF for c in tex)  # inputenc's Latin-1 and ASCII only
+    assert tex_escape(text) == tex  # the same text always gives the same TeX
+
+
+# Pieces of hostile strings: the specials, TeX code, ligature bait, Latin-1 and
+# other scripts, control and format characters, and a few plain words.
+_HOSTILE_PIECES = [
+    *"\\{}$&#^_%~<>|[]\"'`-,!?*",
+    r"\input{secrets.txt}", r"\write18{touch pwned}", r"\def\x{", r"\end{document}", r"\makeatletter\@@end",
+    "^^5c", "^^M", r"\catcode`\{=12", "$$", "\\\\", "{{}", "}}{", "--", "---", "''", "``", "!`", "?`", ",,", "<<", ">>",
+    "\u00a0", "\u00ad", "é", "ß", "Ø", "ñ", "µ", "¿", "¡", "©", "°", "±", "×", "÷", "½", "§", "¶", "ÿ", "Þ",
+    "Łódź", "東京", "Ελλάδα", "Москва", "🙂", "\u200b", "\u202e", "e\u0301", "ﬁ", "…", "—", "–", "“", "”", "‘", "’", "•", "€", "™",
+    "\x00", "\x07", "\t", "\n", "\r", "\x1b", "\x7f", "\u2028",
+    "word", "river", "Quiet", "42",
+]
+
+
+def _fold_for_search(text: str) -> str:
+    """Text as compared with pdftotext's: quotes and accents as poppler gives them back, no spaces or hyphens."""
+    text = _norm(text)
+    for a, b in (("`", "'"), ("ˆ", "^"), ("˜", "~")):
+        text = text.replace(a, b)
+    return re.sub(r"[\s\-]+", "", text)
+
+
+@needs_poppler
+def test_hostile_strings_compile_and_print_literally(tmp_path):
+    """Some 300 seeded random hostile clues through the real renderer: one compile, every one found back."""
+    from pipeline.render.texescape import _printable
+
+    if not HAVE_TEX:
+        pytest.skip("latexmk/pdflatex not installed")
+    rnd = random.Random(20250101)
+
+    def hostile() -> str:
+        words = ("".join(rnd.choice(_HOSTILE_PIECES) for _ in range(rnd.randint(1, 3))) for _ in range(rnd.randint(1, 4)))
+        return rnd.choice(["word", "Quiet", "x"]) + " " + " ".join(words)  # never blank: a clue must print something
+
+    puzzles, strings = [], []
+    for seed in range(4):
+        puzzle = _puzzle(PATTERN_15, 10 + seed, hostile(), [hostile() for _ in range(80)])
+        puzzles.append(puzzle)
+        strings += [clue for d in ("across", "down") for _s, _a, clue in puzzle.entries(d)] + [puzzle.title]
+    book = Book(hostile(), hostile(), hostile(), [hostile() for _ in range(6)], puzzles)
+    strings += [book.title, book.subtitle, book.author, *book.copyright_lines]
+    assert len(strings) > 300
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "secrets.txt").write_text("TOPSECRET\n")
+    out = tmp_path / "hostile.pdf"
+    stats = render_latex(book, out, workdir=work)
+    assert stats["pages"] == plan_book(book).total
+    text = subprocess.run(["pdftotext", "-raw", str(out), "-"], check=True, capture_output=True, text=True).stdout
+    flat = _fold_for_search(text)
+    missing = [s for s in strings if _fold_for_search(fold_text(unicodedata.normalize("NFC", s), _printable)) not in flat]
+    assert missing == []
+    assert "TOPSECRET" not in text and not (work / "pwned").exists()
 
 
 def test_fold_text_keeps_supported():
@@ -161,7 +260,9 @@ def test_copyright_page_carries_the_licences_at_every_trim(tmp_path, notices, tr
     book = load_book(paths, title="T", copyright_lines=[mine], notice_paths=notices, trim=trim)
     out = tmp_path / "b.pdf"
     stats = render_pdf(book, out) if renderer == "reportlab" else render_latex(book, out)
-    assert stats["pages"] == len(PdfReader(out).pages) == 2 + 2 + 1  # nothing spilled onto another page
+    # nothing spilled onto another page: title, copyright, contents, the two puzzles (two pages each
+    # facing, on 6x9), solutions
+    assert stats["pages"] == len(PdfReader(out).pages) == plan_book(book).total == (8 if trim == "6x9" else 6)
     page2 = subprocess.run(
         ["pdftotext", "-f", "2", "-l", "2", str(out), "-"], check=True, capture_output=True, text=True
     ).stdout

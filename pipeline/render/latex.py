@@ -5,7 +5,13 @@
 to its destination.  The template follows the seed's dictionary template
 (twoside ``book``, ``fancyhdr`` running heads from ``\\markboth``,
 ``multicols``) with Times and Helvetica (``mathptmx``, ``helvet``: Type 1,
-embedded) and TikZ grids.
+scalable, embedded) and TikZ grids.
+
+Pages: the book follows :func:`~pipeline.render.book.plan_book`, the plan
+the reportlab renderer follows too -- title, copyright, contents (page
+numbers from the plan, with dot leaders), any blank page, the puzzles
+(``"page"``: grid and clues on one page; ``"facing"``: the grid on the
+left-hand page, its clues on the right-hand page), then the solutions.
 
 Safety: the jinja2 environment escapes every string with
 :func:`~pipeline.render.texescape.tex_escape` -- explicitly through the
@@ -14,11 +20,17 @@ without it -- and refuses to print anything but strings and numbers.
 TeX runs with ``-no-shell-escape`` and kpathsea's paranoid file access.
 
 Fit: TeX cannot be asked in advance whether a page overflows, so each
-puzzle's type size and grid size are first estimated from Times metrics;
-after typesetting, the page on which each puzzle starts (written to the
-``.aux`` file) shows whether any puzzle spilled onto a second page, and such puzzles are tightened and the
-book typeset again (a few rounds at most) before giving up with
-:class:`~pipeline.render.book.RenderError`.
+puzzle's clue type size (from the trim's ``font_max`` down to its
+``font_floor``, in half points) and grid square are first estimated from
+Times metrics.  Every part of the book writes the page it starts and ends
+on to the ``.aux`` file; a puzzle whose clues ran onto another page is
+tightened and the book typeset again (a few rounds at most), and in the end
+every part must be on the page the plan gives it.
+
+Speed: the plan knows every page number, so each round is one pdfLaTeX run
+(latexmk ignores the ``.aux`` file's changes; nothing is cross-referenced);
+grid numbers and solution letters are set as rows of fixed-width boxes, one
+``\\pgftext`` per grid, instead of one ``\\pgftext`` per square.
 
 Reproducible: ``SOURCE_DATE_EPOCH``/``FORCE_SOURCE_DATE``, no info dates,
 no trailer ID and no pdfTeX info keys, so equal books give equal bytes.
@@ -31,6 +43,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,7 +54,24 @@ from reportlab.pdfbase import pdfmetrics
 from ..model.fileio import write_bytes, write_text
 from ..model.grid import BLACK
 from ..model.puzzle import Puzzle
-from .book import Book, RenderError, fold_text, heading_title, solution_layout
+from .book import (
+    CONTENTS_COL_GAP,
+    CONTENTS_LEADING,
+    CONTENTS_SIZE,
+    FONT_HARD_MIN,
+    HEADING_HEIGHT,
+    SOLUTION_CAPTION,
+    SOLUTION_CELL_MAX,
+    SOLUTION_GAP,
+    Book,
+    Plan,
+    RenderError,
+    Trim,
+    contents_label,
+    fold_text,
+    heading_title,
+    plan_book,
+)
 from .texescape import tex_escape
 
 __all__ = ["render_latex", "DEFAULT_TEMPLATE_DIR", "INSTALL_HINT"]
@@ -53,28 +83,23 @@ INSTALL_HINT = (
     "texlive-fonts-recommended texlive-pictures (or run `make book`, which installs them as root)"
 )
 
-# Clue type sizes of the 10pt book class: (name, size, baselineskip) in pt.
-_SIZES = {"small": (9.0, 11.0), "footnotesize": (8.0, 9.5), "scriptsize": (7.0, 8.0)}
-# (size, clue columns) to try, preferred first; three columns only on a
-# text block wide enough for them.
-_CHOICES_WIDE = (("small", 2), ("footnotesize", 2), ("footnotesize", 3), ("scriptsize", 3))
-_CHOICES_NARROW = (("small", 2), ("footnotesize", 2), ("scriptsize", 2))
+_LEADING = 1.2  # clue baselineskip / clue type size
+_SIZE_STEP = 0.5  # clue sizes tried, points apart
+_COL_MEASURE = 11.0  # a third clue column only if it is at least this many ems wide
 _CELL_MAX = 26.0  # grid squares, bp: largest (15x15), comfortable, smallest
-_CELL_MAX_SMALL = 36.0  # largest for a small grid (a 5x5 mini)
+_CELL_MAX_SMALL = 36.0  # largest for a small grid (a 5x5 mini), and on a facing grid page
 _CELL_COMFORT = 18.0
 _CELL_MIN = 14.0
-_HEADING = 44.0  # the "Puzzle k" heading and its rule, bp
-_GRID_GAP = 14.0  # the grid's rule width, the gap below it and multicols' space
+_TITLE_LINE = 16.0  # each extra line of a long puzzle title, bp
+_GRID_GAP = 14.0  # the gap below the grid and multicols' space
 _COL_SEP = 12.0
+_HANG = 2.1  # clue text indent after the number, ems
 _SAFETY = 1.06  # estimated clue height is multiplied by this ...
 _SLACK_LINES = 2.0  # ... plus this many lines for column balancing
-_TIGHTEN = 24.0  # bp added to a puzzle's estimate each time it overflows
+_TIGHTEN = 24.0  # bp taken from a puzzle's room each time it overflows (times the round)
 _ROUNDS = 4  # typesetting rounds before giving up
-_SOL_GAP = 18.0
-_SOL_CAPTION = 16.0
-_SOL_CELL_MAX = 14.0
-_SOL_HEADING = 40.0
 _TIMEOUT = 900  # seconds for one latexmk run
+_NUMBER_PAD = 0.07  # grid numbers: inset from the square's top-left corner, in squares
 
 
 class _TexSafe(str):
@@ -98,7 +123,7 @@ def _pdfstring(value) -> _TexSafe:
 
 
 def _finalize(value):
-    """Applied to every ``((( ))) `` expression: escape strings, format numbers."""
+    """Applied to every ``((( )))`` expression: escape strings, format numbers."""
     if isinstance(value, _TexSafe):
         return value
     if isinstance(value, str):
@@ -134,127 +159,229 @@ def _environment(template_dir) -> jinja2.Environment:
 
 
 # -- layout estimates ---------------------------------------------------------
-def _times_lines(text: str, size: float, width: float) -> int:
-    """Lines ``text`` takes in Times at ``size`` set ragged-right in ``width`` bp."""
-    text = fold_text(text, lambda ch: ord(ch) < 256)
+def _latin1(text: str) -> str:
+    return fold_text(text, lambda ch: ord(ch) < 256)
+
+
+def _clue_words(puzzle: Puzzle) -> list[list[float]]:
+    """Each clue's word widths in Times at 1pt (widths scale with the size)."""
+    return [
+        [pdfmetrics.stringWidth(w, "Times-Roman", 1.0) for w in _latin1(clue).split()]
+        for direction in ("across", "down")
+        for _slot, _answer, clue in puzzle.entries(direction)
+    ]
+
+
+_SPACE = pdfmetrics.stringWidth(" ", "Times-Roman", 1.0)
+
+
+def _lines(words: list[float], width: float) -> int:
+    """Lines a clue of ``words`` (widths in ems) takes set ragged-right ``width`` ems wide."""
     lines, line = 1, 0.0
-    space = pdfmetrics.stringWidth(" ", "Times-Roman", size)
-    for word in text.split():
-        w = pdfmetrics.stringWidth(word, "Times-Roman", size)
-        if line and line + space + w > width:
+    for w in words:
+        if line and line + _SPACE + w > width:
             lines += 1
             line = 0.0
         if w > width:  # a long word overflows; TeX may hyphenate, count it whole
             lines += int(w // width)
             w = w % width
-        line += (space if line else 0.0) + w
+        line += (_SPACE if line else 0.0) + w
     return lines
 
 
-def _clue_height(puzzle: Puzzle, size_name: str, ncols: int, text_width: float) -> float:
-    """Estimated height (bp) of the tallest clue column."""
-    size, skip = _SIZES[size_name]
+def _clue_height(words: list[list[float]], size: float, ncols: int, text_width: float) -> float:
+    """Estimated height (bp) of the tallest of ``ncols`` clue columns at ``size`` points."""
+    skip = size * _LEADING
     col = (text_width - (ncols - 1) * _COL_SEP) / ncols
-    hang = 2.1 * size
-    lines = 0
-    for direction in ("across", "down"):
-        for _slot, _answer, clue in puzzle.entries(direction):
-            lines += _times_lines(clue, size, col - hang)
+    width = col / size - _HANG  # in ems
+    if width <= 1:
+        return math.inf
+    lines = sum(_lines(ws, width) for ws in words)
     total = lines * skip + 2 * skip * 1.7  # the two direction headings
     return total * _SAFETY / ncols + _SLACK_LINES * skip
 
 
-def _title_lines(title: str, text_width: float) -> int:
-    w = pdfmetrics.stringWidth(fold_text(title, lambda ch: ord(ch) < 256), "Helvetica", 12) + 110
-    return max(1, math.ceil(w / text_width))
+def _column_choices(size: float, text_width: float) -> tuple[int, ...]:
+    """Clue columns to try at ``size``: two, or three when each is still a fair measure."""
+    third = (text_width - 2 * _COL_SEP) / 3
+    return (2, 3) if third >= _COL_MEASURE * size else (2,)
 
 
-@dataclass
+def _sizes(high: float, low: float) -> list[float]:
+    """Type sizes from ``high`` down to ``low`` in steps of :data:`_SIZE_STEP`."""
+    n = int(math.floor((high - low) / _SIZE_STEP + 1e-9))
+    return [round(high - i * _SIZE_STEP, 2) for i in range(n + 1)]
+
+
+def _heading_height(title: str, text_width: float) -> float:
+    """Height (bp) of a "Puzzle k" heading with ``title`` beside it."""
+    w = pdfmetrics.stringWidth(_latin1(title), "Helvetica", 12) + 110
+    return HEADING_HEIGHT + (max(1, math.ceil(w / text_width)) - 1) * _TITLE_LINE
+
+
+def _times_width(text: str, size: float) -> float:
+    return pdfmetrics.stringWidth(_latin1(text), "Times-Roman", size)
+
+
+def _truncate(label: str, size: float, width: float) -> str:
+    """``label``, cut short with an ellipsis to be at most ``width`` bp in Times at ``size``."""
+    if _times_width(label, size) <= width:
+        return label
+    while label and _times_width(label + "...", size) > width:
+        label = label[:-1]
+    return label.rstrip() + "\u2026"
+
+
+@dataclass(frozen=True)
 class _Fit:
-    size: str
-    ncols: int
-    cell: float
+    size: float  # clue type, points
+    ncols: int  # clue columns
+    cell: float  # grid square, bp
+    head: float  # heading height, bp
 
 
-def _fit_puzzle(book: Book, k: int, extra: float) -> _Fit:
-    """Type size, clue columns and grid square for puzzle ``k``; raise if none fits."""
+def _too_long(book: Book, k: int, where: str) -> RenderError:
     puzzle = book.puzzles[k]
-    trim = book.page_trim
-    tw, th = trim.text_width * 72, trim.text_height * 72
-    rows, cols = puzzle.grid.rows, puzzle.grid.cols
-    head = _HEADING + (_title_lines(puzzle.title, tw) - 1) * 16
-    choices = _CHOICES_WIDE if tw >= 430 else _CHOICES_NARROW
-    for floor in (_CELL_COMFORT, _CELL_MIN):
-        for size_name, ncols in choices:
-            room = th - head - _GRID_GAP - extra - _clue_height(puzzle, size_name, ncols, tw)
-            biggest = max(_CELL_MAX, min(_CELL_MAX_SMALL, 390.0 / cols))
-            cell = math.floor(min(biggest, tw / cols, room / rows) * 2) / 2
-            if cell >= floor:
-                return _Fit(size_name, ncols, cell)
-    raise RenderError(
+    return RenderError(
         f"puzzle {k + 1} ({puzzle.title or 'untitled'}): its {len(puzzle.grid.slots())} clues do not fit "
-        f"on one {book.trim} page even in 7pt type with {_CELL_MIN:g}bp squares; "
-        "shorten the clues or choose a larger trim",
+        f"{where} on a {book.trim} page even in {FONT_HARD_MIN:g}pt type; shorten the clues or choose a larger trim",
         book.source(k),
     )
 
 
+def _fit_page(book: Book, k: int, words: list[list[float]], extra: float) -> _Fit:
+    """Puzzle ``k`` on one page: the largest clue type, then the largest grid, that fit."""
+    puzzle, trim = book.puzzles[k], book.page_trim
+    tw, th = trim.text_width * 72, trim.text_height * 72
+    rows, cols = puzzle.grid.rows, puzzle.grid.cols
+    head = _heading_height(heading_title(puzzle, k + 1), tw)
+    biggest = max(_CELL_MAX, min(_CELL_MAX_SMALL, 390.0 / cols))
+    passes = ((_CELL_COMFORT, trim.font_floor), (_CELL_MIN, trim.font_floor), (_CELL_MIN, FONT_HARD_MIN))
+    for cell_floor, size_floor in passes:
+        for size in _sizes(trim.font_max, size_floor):
+            best = None  # at this size, the columns that leave the grid the most room (fewer on a tie)
+            for ncols in _column_choices(size, tw):
+                room = th - head - _GRID_GAP - extra - _clue_height(words, size, ncols, tw)
+                cell = math.floor(min(biggest, tw / cols, room / rows) * 2) / 2
+                if best is None or cell > best.cell:
+                    best = _Fit(size, ncols, cell, head)
+            if best.cell >= cell_floor:
+                return best
+    raise _too_long(book, k, f"beside a grid of {_CELL_MIN:g}bp squares")
+
+
+def _fit_facing(book: Book, k: int, words: list[list[float]], extra_grid: float, extra_clues: float) -> _Fit:
+    """Puzzle ``k`` on facing pages: the grid as large as its page allows, the clues as large as theirs."""
+    puzzle, trim = book.puzzles[k], book.page_trim
+    tw, th = trim.text_width * 72, trim.text_height * 72
+    rows, cols = puzzle.grid.rows, puzzle.grid.cols
+    head = _heading_height(heading_title(puzzle, k + 1), tw)
+    cell = math.floor(min(_CELL_MAX_SMALL, tw / cols, (th - head - extra_grid) / rows) * 2) / 2
+    if cell < _CELL_MIN:
+        raise RenderError(
+            f"puzzle {k + 1} ({puzzle.title or 'untitled'}): its {rows}x{cols} grid needs squares of at least "
+            f"{_CELL_MIN:g}bp, and a {book.trim} page leaves room for {cell:g}bp; choose a larger trim",
+            book.source(k),
+        )
+    room = th - HEADING_HEIGHT - extra_clues
+    for size in _sizes(trim.font_max, FONT_HARD_MIN):
+        for ncols in _column_choices(size, tw):
+            if _clue_height(words, size, ncols, tw) <= room:
+                return _Fit(size, ncols, cell, head)
+    raise _too_long(book, k, "on their own page")
+
+
+def _number_size(cell: float, trim: Trim) -> float:
+    """Grid numbers: 0.28 of the square, 5pt at least, 8pt at most (large print: 10pt)."""
+    return round(max(5.0, min(max(8.0, trim.font_floor - 1), cell * 0.28)), 2)
+
+
 def _grid_context(puzzle: Puzzle) -> dict:
+    """The grid's black squares (TikZ coordinates) and its numbers, row by row."""
     g = puzzle.grid
-    blacks, numbers = [], []
     nums = g.numbers()
+    blacks = []
+    numbers = [[0] * g.cols for _ in range(g.rows)]
     for i, ch in enumerate(g.cells):
         r, c = divmod(i, g.cols)
-        y = g.rows - 1 - r  # TikZ's y axis points up
         if ch == BLACK:
-            blacks.append((c, y))
+            blacks.append((c, g.rows - 1 - r))  # TikZ's y axis points up
         elif i in nums:
-            numbers.append((c + 0.07, y + 0.93, nums[i]))
+            numbers[r][c] = nums[i]
     return {"rows": g.rows, "cols": g.cols, "blacks": blacks, "numbers": numbers}
 
 
-def _context(book: Book, extras: list[float]) -> tuple[dict, int]:
-    trim = book.page_trim
-    puzzles = []
-    for k, puzzle in enumerate(book.puzzles):
-        fit = _fit_puzzle(book, k, extras[k])
-        ctx = _grid_context(puzzle)
-        ctx.update(
-            k=k + 1,
-            title=heading_title(puzzle, k + 1),
-            cell=fit.cell,
-            numsize=round(max(5.0, min(8.0, fit.cell * 0.28)), 2),
-            size=fit.size,
-            ncols=fit.ncols,
-            across=[(s.number, clue) for s, _a, clue in puzzle.entries("across")],
-            down=[(s.number, clue) for s, _a, clue in puzzle.entries("down")],
-        )
-        puzzles.append(ctx)
+def _puzzle_context(book: Book, k: int, fit: _Fit, layout: str) -> dict:
+    puzzle, trim = book.puzzles[k], book.page_trim
+    numsize = _number_size(fit.cell, trim)
+    ctx = _grid_context(puzzle)
+    ctx.update(
+        k=k + 1,
+        title=heading_title(puzzle, k + 1),
+        head=contents_label(puzzle, k + 1),
+        heading=round(fit.head, 2),
+        cell=fit.cell,
+        numsize=numsize,
+        numpad=round(fit.cell * _NUMBER_PAD, 2),
+        size=fit.size,
+        leading=round(fit.size * _LEADING, 2),
+        ncols=fit.ncols,
+        facing=layout == "facing",
+        across=[(s.number, clue) for s, _a, clue in puzzle.entries("across")],
+        down=[(s.number, clue) for s, _a, clue in puzzle.entries("down")],
+    )
+    return ctx
 
-    tw, th = trim.text_width * 72, trim.text_height * 72 - _SOL_HEADING
-    max_rows = max(p.grid.rows for p in book.puzzles)
-    max_cols = max(p.grid.cols for p in book.puzzles)
-    ncol, nrow = solution_layout(tw, th, max_rows, max_cols, _SOL_GAP, _SOL_CAPTION)
-    sw = math.floor((tw - (ncol - 1) * _SOL_GAP) / ncol) - 1
-    sh = math.floor((th - (nrow - 1) * _SOL_GAP) / nrow) - 1
-    pages, per_page = [], ncol * nrow
-    for start in range(0, len(book.puzzles), per_page):
-        chunk = []
-        for k in range(start, min(start + per_page, len(book.puzzles))):
+
+def _solutions_context(book: Book, plan: Plan) -> tuple[list, dict]:
+    """The solutions pages: rows of filled grids, as the plan arranges them."""
+    trim = book.page_trim
+    ncol, nrow = plan.solution_columns, plan.solution_rows
+    tw, th = trim.text_width * 72, trim.text_height * 72 - HEADING_HEIGHT
+    sw = math.floor((tw - (ncol - 1) * SOLUTION_GAP) / ncol) - 1
+    sh = math.floor((th - (nrow - 1) * SOLUTION_GAP) / nrow) - 1
+    pages = []
+    for i, ks in enumerate(plan.solutions):
+        grids = []
+        for k in ks:
             g = book.puzzles[k].grid
-            cell = math.floor(min(_SOL_CELL_MAX, sw / g.cols, (sh - _SOL_CAPTION - 4) / g.rows) * 4) / 4
+            cell = math.floor(min(SOLUTION_CELL_MAX, sw / g.cols, (sh - SOLUTION_CAPTION - 4) / g.rows) * 4) / 4
             font = round(cell * 0.6, 2)
-            base = 0.5 - 0.36 * font / cell  # puts the capitals' middle mid-square
-            letters = []
-            for i, ch in enumerate(g.cells):
-                if ch != BLACK:
-                    r, c = divmod(i, g.cols)
-                    letters.append((c + 0.5, g.rows - 1 - r + base, ch))
             sol = _grid_context(book.puzzles[k])
-            sol.update(k=k + 1, cell=cell, font=font, letters=letters)
-            chunk.append(sol)
-        pages.append([chunk[i : i + ncol] for i in range(0, len(chunk), ncol)])
-    context = {
+            sol.update(
+                k=k + 1,
+                cell=cell,
+                font=font,
+                base=round(0.5 * cell - 0.36 * font, 2),  # puts the capitals' middle mid-square
+                letters=[[None if ch == BLACK else ch for ch in g.cells[r * g.cols : (r + 1) * g.cols]] for r in range(g.rows)],
+            )
+            grids.append(sol)
+        rows = [grids[j : j + ncol] for j in range(0, len(grids), ncol)]
+        pages.append({"index": i + 1, "head": plan.solution_label(i), "rows": rows})
+    return pages, {"width": float(sw), "height": float(sh), "gap": SOLUTION_GAP}
+
+
+def _contents_context(book: Book, plan: Plan) -> tuple[list, dict]:
+    """The contents pages: columns of ``(label, page)`` lines, labels cut to their column."""
+    tw = book.page_trim.text_width * 72
+    ncol, nrow = plan.contents_columns, plan.contents_rows
+    col = math.floor((tw - (ncol - 1) * CONTENTS_COL_GAP) / ncol) - 1
+    pages = []
+    for i, lines in enumerate(plan.contents):
+        # Room for the label: the column less the page number, two spaces and 1.5em of dots.
+        lines = [
+            (_truncate(label, CONTENTS_SIZE, col - _times_width(f"  {page}", CONTENTS_SIZE) - 1.5 * CONTENTS_SIZE), page)
+            for label, page in lines
+        ]
+        pages.append({"index": i + 1, "columns": [lines[j : j + nrow] for j in range(0, len(lines), nrow)]})
+    return pages, {"width": float(col), "gap": CONTENTS_COL_GAP, "size": CONTENTS_SIZE, "leading": CONTENTS_LEADING}
+
+
+def _context(book: Book, plan: Plan, fits: list[_Fit]) -> dict:
+    trim = book.page_trim
+    contents, contents_layout = _contents_context(book, plan)
+    solutions, solutions_layout = _solutions_context(book, plan)
+    return {
         "book": {
             "title": book.title,
             "subtitle": book.subtitle,
@@ -270,11 +397,14 @@ def _context(book: Book, extras: list[float]) -> tuple[dict, int]:
             "top": trim.top,
             "bottom": trim.bottom,
         },
-        "puzzles": puzzles,
-        "solution_pages": pages,
-        "solutions": {"width": float(sw), "height": float(sh), "gap": _SOL_GAP},
+        "heading": HEADING_HEIGHT,
+        "contents": contents,
+        "contents_layout": contents_layout,
+        "blank_pages": plan.blank_pages,
+        "puzzles": [_puzzle_context(book, k, fit, plan.layout) for k, fit in enumerate(fits)],
+        "solution_pages": solutions,
+        "solutions": solutions_layout,
     }
-    return context, len(pages)
 
 
 # -- running TeX --------------------------------------------------------------
@@ -299,6 +429,13 @@ def _log_excerpt(log: str, limit: int = 30) -> str:
 
 
 def _run_latex(latexmk: str, workdir: Path, source_date_epoch: int) -> None:
+    """One pdfLaTeX run, driven by latexmk.
+
+    ``-g`` makes latexmk run even when it thinks the PDF is up to date (a
+    round may change nothing latexmk watches); ``$max_repeat=1`` and an
+    ``.aux`` hash that ignores every line keep it to that one run: the page
+    marks change the ``.aux`` file but nothing reads them back.
+    """
     env = dict(os.environ)
     env.update(
         SOURCE_DATE_EPOCH=str(int(source_date_epoch)),
@@ -312,6 +449,9 @@ def _run_latex(latexmk: str, workdir: Path, source_date_epoch: int) -> None:
         latexmk,
         "-norc",
         "-pdf",
+        "-g",
+        "-e",
+        "$max_repeat=1; $hash_calc_ignore_pattern{'aux'}='.';",
         "-interaction=nonstopmode",
         "-halt-on-error",
         "-no-shell-escape",
@@ -336,24 +476,114 @@ def _run_latex(latexmk: str, workdir: Path, source_date_epoch: int) -> None:
         raise RenderError(f"pdflatex failed (exit {proc.returncode}):\n{_log_excerpt(log)}", log_path)
 
 
-_MARK = re.compile(r"\\xwpage\{(\w+)\}\{(\d+)\}\{(\d+)\}")
+_MARK = re.compile(r"\\xwpage\{(\w+)\}\{(\d+)\}\{(\d+)\}\{(-?\d+)\}")
+_SP_PER_BP = 65536 * 72.27 / 72
 _PAGES = re.compile(r"Output written on .*?\((\d+) pages?")
 
 
-def _marks(workdir: Path) -> dict[tuple[str, int], int]:
+def _marks(workdir: Path) -> tuple[dict[tuple[str, int], int], dict[tuple[str, int], float]]:
+    """The marks TeX wrote to the ``.aux`` file: ``(part, number) -> page`` and ``-> height``.
+
+    The height is the mark's distance from the bottom of the paper, in bp.
+    """
     aux = (workdir / "book.aux").read_text(errors="replace")
-    return {(kind, int(k)): int(page) for kind, k, page in _MARK.findall(aux)}
+    found = _MARK.findall(aux)
+    pages = {(kind, int(k)): int(page) for kind, k, page, _y in found}
+    heights = {(kind, int(k)): int(y) / _SP_PER_BP for kind, k, _page, y in found}
+    return pages, heights
+
+
+def _expected_marks(plan: Plan, n: int) -> dict[tuple[str, int], int]:
+    """Where the plan puts each part: every mark the template writes and its page."""
+    want = {("titleend", 0): 1, ("copyright", 0): 2, ("copyrightend", 0): 2}
+    for i in range(1, len(plan.contents) + 1):
+        want[("contents", i)] = want[("contentsend", i)] = 2 + i
+    for page in plan.blank_pages:
+        want[("blank", page)] = page
+    for k in range(1, n + 1):
+        page = plan.puzzle_pages[k - 1]
+        want[("puzzle", k)] = want[("puzzleend", k)] = page
+        if plan.layout == "facing":
+            want[("clues", k)] = want[("cluesend", k)] = page + 1
+    for i in range(1, len(plan.solutions) + 1):
+        want[("solutions", i)] = want[("solutionsend", i)] = plan.solution_first + i - 1
+    return want
+
+
+_PARTS = {
+    "titleend": "the title page",
+    "copyright": "the copyright page",
+    "copyrightend": "the end of the copyright page",
+    "contents": "contents page {}",
+    "contentsend": "the end of contents page {}",
+    "blank": "the blank page {}",
+    "puzzle": "puzzle {}",
+    "puzzleend": "the end of puzzle {}'s page",
+    "clues": "puzzle {}'s clues",
+    "cluesend": "the end of puzzle {}'s clues",
+    "solutions": "solutions page {}",
+    "solutionsend": "the end of solutions page {}",
+}
+
+
+def _overflows(book: Book, plan: Plan, marks: dict, workdir: Path) -> list[tuple[int, str]]:
+    """Puzzle parts that ran onto another page, as ``(k, "grid" | "clues")`` (0-based ``k``).
+
+    Raises
+    ------
+    RenderError
+        If a mark is missing, or the title, copyright, contents or a
+        solutions page ran over (the front matter is the user's to shorten;
+        the other two are laid out exactly and should never run over).
+    """
+    want = _expected_marks(plan, len(book.puzzles))
+    missing = [key for key in want if key not in marks]
+    if missing:
+        kind, k = missing[0]
+        raise RenderError(
+            f"TeX did not record where {_PARTS[kind].format(k)} is (template out of date?)", workdir / "book.aux"
+        )
+    if marks[("titleend", 0)] != 1:
+        raise RenderError("the title page runs onto a second page; shorten the title, subtitle or author")
+    if marks[("copyrightend", 0)] != marks[("copyright", 0)]:
+        raise RenderError(
+            f"the copyright page's {len(book.copyright_lines)} paragraphs do not fit on one page; shorten the notices"
+        )
+    for kind in ("contents", "solutions"):
+        for (mk, i), page in sorted(marks.items()):
+            if mk == kind and marks[(kind + "end", i)] != page:
+                raise RenderError(f"{_PARTS[kind].format(i)} ran onto a second page (template out of date?)")
+    spilled = []
+    for k in range(1, len(book.puzzles) + 1):
+        if marks[("puzzleend", k)] != marks[("puzzle", k)]:
+            spilled.append((k - 1, "grid" if plan.layout == "facing" else "clues"))
+        if plan.layout == "facing" and marks[("cluesend", k)] != marks[("clues", k)]:
+            spilled.append((k - 1, "clues"))
+    return spilled
+
+
+def _check_plan(plan: Plan, n: int, marks: dict, pages, workdir: Path) -> None:
+    """Every part on the page the plan says, and the book as long as planned."""
+    for (kind, k), page in _expected_marks(plan, n).items():
+        if marks[(kind, k)] != page:
+            raise RenderError(
+                f"TeX put {_PARTS[kind].format(k)} on page {marks[(kind, k)]}, the page plan says page {page}",
+                workdir / "book.log",
+            )
+    if pages != plan.total:
+        raise RenderError(f"the typeset book has {pages} pages, the page plan {plan.total}", workdir / "book.log")
 
 
 def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_date_epoch: int = 0) -> dict:
-    """Render ``book`` to PDF through LaTeX.
+    """Render ``book`` to PDF through LaTeX, page for page as :func:`~pipeline.render.book.plan_book` plans it.
 
     Parameters
     ----------
     book : Book
-        The puzzles and front matter; ``book.trim`` sets the page size.
+        The puzzles and front matter; ``book.trim`` and ``book.margins`` set
+        the page, ``book.layout`` the puzzles' layout.
     out_path : str or os.PathLike
-        Where to write the PDF (atomically).
+        Where to write the PDF (atomically; nothing is written on failure).
     template_dir : path, optional
         Folder holding ``book.tex.j2`` (default: the project's ``templates/``).
     workdir : path, optional
@@ -366,31 +596,48 @@ def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_d
     Returns
     -------
     dict
-        ``pages``, ``puzzle_pages``, ``solution_pages``, ``rounds`` (times the
-        book was typeset), ``clue_sizes`` (LaTeX size per puzzle), ``trim``,
-        ``path``.
+        ``pages``; ``contents_pages``, ``puzzle_pages`` (pages holding
+        puzzles: one per puzzle, two with ``"facing"``) and
+        ``solution_pages``; ``layout``; ``rounds`` (times the book was
+        typeset); ``clue_sizes`` (clue type per puzzle, points);
+        ``below_floor`` (``{"puzzle": k, "size": s}`` for each puzzle set
+        under the trim's ``font_floor``, 1-based ``k``); ``trim``;
+        ``page_size`` (``[width, height]`` in bp); ``path``.
 
     Raises
     ------
     RenderError
         If latexmk or pdflatex is missing (the message says what to install),
-        if TeX fails (with the log's error lines), or if a puzzle does not fit
-        on its page.
+        if TeX fails (with the log's error lines), if a puzzle does not fit
+        its page even in :data:`~pipeline.render.book.FONT_HARD_MIN` type,
+        or if the typeset book departs from the page plan.
 
     Examples
     --------
     >>> render_latex(book, "book.pdf")["pages"]  # doctest: +SKIP
-    17
+    21
 
     Notes
     -----
-    latexmk usually runs pdflatex twice per round and one round is usually
-    enough; a 12-puzzle 15x15 book takes about 3 seconds.
+    One pdfLaTeX run per round, and one round unless a puzzle's clues
+    overflow their estimate; a 100-puzzle 15x15 book takes a few seconds.
+    Each puzzle below the type floor is also reported on stderr.
     """
     book.validate()
     latexmk = _check_tools()
     template = _environment(template_dir or DEFAULT_TEMPLATE_DIR).get_template(TEMPLATE_NAME)
+    plan = plan_book(book)
+    trim = book.page_trim
     n = len(book.puzzles)
+    words = [_clue_words(p) for p in book.puzzles]
+    extras = {(k, part): 0.0 for k in range(n) for part in ("grid", "clues")}
+
+    def fit(k: int) -> _Fit:
+        if plan.layout == "facing":
+            return _fit_facing(book, k, words[k], extras[(k, "grid")], extras[(k, "clues")])
+        return _fit_page(book, k, words[k], extras[(k, "clues")])
+
+    fits = [fit(k) for k in range(n)]
     tmp = None
     if workdir is None:
         tmp = tempfile.TemporaryDirectory(prefix="xwbook-latex-")
@@ -399,56 +646,58 @@ def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_d
         work = Path(workdir)
         work.mkdir(parents=True, exist_ok=True)
     try:
-        extras = [0.0] * n
         for rounds in range(1, _ROUNDS + 1):
-            context, n_solution_pages = _context(book, extras)
-            write_text(work / "book.tex", template.render(context))
+            write_text(work / "book.tex", template.render(_context(book, plan, fits)))
+            (work / "book.aux").unlink(missing_ok=True)  # marks of an earlier run (or template) must not count
             _run_latex(latexmk, work, source_date_epoch)
-            marks = _marks(work)
-            # Page 2 is the copyright page, puzzle k starts on page 2 + k and
-            # the solutions on page 3 + n; a part that spills onto another
-            # page pushes every later start back.
-            starts = [marks.get(("copyright", 0))] + [marks.get(("start", k)) for k in range(1, n + 1)]
-            starts.append(marks.get(("solutions", 1)))
-            if None in starts:
-                raise RenderError("TeX did not record where each puzzle starts (template out of date?)", work / "book.aux")
-            if starts[1] != 3:
-                raise RenderError(
-                    f"the copyright page's {len(book.copyright_lines)} paragraphs do not fit on one page; "
-                    "shorten the notices"
-                )
-            spilled = [k for k in range(1, n + 1) if starts[k + 1] - starts[k] != 1]
+            marks, heights = _marks(work)
+            spilled = _overflows(book, plan, marks, work)
             if not spilled:
                 break
-            for k in spilled:
-                extras[k - 1] += _TIGHTEN * rounds  # 24, 72, 144 bp: grow until it fits
-        else:
-            raise RenderError(
-                f"puzzle(s) {', '.join(map(str, spilled))} still run onto a second page after "
-                f"{_ROUNDS} rounds of tightening; shorten their clues",
-                book.source(spilled[0] - 1),
-            )
+            if rounds == _ROUNDS:
+                listed = ", ".join(str(k + 1) for k in sorted({k for k, _ in spilled}))
+                raise RenderError(
+                    f"puzzle(s) {listed} still run onto another page after {_ROUNDS} rounds of tightening; "
+                    "shorten their clues",
+                    book.source(spilled[0][0]),
+                )
+            top = (trim.height - trim.top) * 72  # the text block's top, above the paper's bottom edge
+            for k, part in spilled:
+                # Take from the room what ran over (the part's end is that far down the next
+                # page, in every clue column) and a little more each round, until the fit changes.
+                end = ("cluesend" if plan.layout == "facing" and part == "clues" else "puzzleend", k + 1)
+                extras[(k, part)] += max(0.0, top - heights[end])
+                while True:
+                    extras[(k, part)] += _TIGHTEN * rounds
+                    new = fit(k)  # raises once nothing fits
+                    if new != fits[k]:
+                        fits[k] = new
+                        break
         log = (work / "book.log").read_text(errors="replace")
         m = _PAGES.search(log)
         pages = int(m.group(1)) if m else None
-        expected = 2 + n + n_solution_pages
-        if pages != expected:
-            raise RenderError(
-                f"the typeset book has {pages} pages, expected {expected} "
-                "(title, copyright, one per puzzle, solutions); see the log",
-                work / "book.log",
-            )
-        data = (work / "book.pdf").read_bytes()
-        write_bytes(out_path, data)
+        _check_plan(plan, n, marks, pages, work)
+        write_bytes(out_path, (work / "book.pdf").read_bytes())
     finally:
         if tmp is not None:
             tmp.cleanup()
+    below = [{"puzzle": k + 1, "size": f.size} for k, f in enumerate(fits) if f.size < trim.font_floor]
+    for b in below:
+        print(
+            f"warning: puzzle {b['puzzle']}: clues set in {b['size']:g}pt, under the {trim.font_floor:g}pt "
+            f"floor of the {book.trim} trim (shorten its clues to set them larger)",
+            file=sys.stderr,
+        )
     return {
         "pages": pages,
-        "puzzle_pages": n,
-        "solution_pages": n_solution_pages,
+        "contents_pages": len(plan.contents),
+        "puzzle_pages": n * plan.pages_per_puzzle,
+        "solution_pages": len(plan.solutions),
+        "layout": plan.layout,
         "rounds": rounds,
-        "clue_sizes": [p["size"] for p in context["puzzles"]],
+        "clue_sizes": [f.size for f in fits],
+        "below_floor": below,
         "trim": book.trim,
+        "page_size": [round(trim.width * 72, 2), round(trim.height * 72, 2)],
         "path": str(out_path),
     }

@@ -8,6 +8,7 @@ characters they are, and unbalanced braces cannot break the document.
 
 from __future__ import annotations
 
+import unicodedata
 
 from .book import fold_text
 
@@ -32,8 +33,7 @@ _SPECIALS = {
     "|": r"\textbar{}",
     "[": "{[}",  # never read as an optional argument
     "]": "{]}",
-    "\u00a0": "~",  # no-break space: a TeX tie
-    "\u00ad": r"\-",  # soft hyphen: a discretionary hyphen
+    "\u00a0": r"\nobreakspace{}",  # no-break space (what a TeX tie ~ is)
 }
 
 # Typographic characters outside Latin-1 that pdfLaTeX prints well.
@@ -54,8 +54,10 @@ _TYPOGRAPHIC = {
 }
 
 # Pairs that T1 fonts join into one glyph: !` and ?` (inverted marks),
-# ,, (low quotes), << and >> (guillemets, escaped anyway) and -- (dash).
-_LIGATURE_PAIRS = {("!", "`"), ("?", "`"), (",", ","), ("-", "-")}
+# ,, (low quotes), `` and '' (double quotes), << and >> (guillemets, escaped
+# anyway) and -- (dash).  A curly or straight double quote becomes `` or ''
+# on purpose; two apostrophes typed in a row stay two apostrophes.
+_LIGATURE_PAIRS = {("!", "`"), ("?", "`"), (",", ","), ("-", "-"), ("'", "'"), ("`", "`")}
 _QUOTE_OPENERS = " ([{`\u00a0"
 
 
@@ -82,9 +84,13 @@ def tex_escape(text: str) -> str:
           ``\textasciitilde{}``), as are ``< > | [ ]``;
         * curly quotes and dashes become TeX's quotes, ``--`` and ``---``; a
           straight ``"`` becomes an opening or closing quote by position;
-          hyphens typed in a row stay separate hyphens;
-        * Latin-1 letters are kept (UTF-8); other characters are folded to
-          ASCII (``ł`` -> ``l``, ``ś`` -> ``s``) or, failing that, ``?``;
+          hyphens, apostrophes or backquotes typed in a row stay separate
+          characters (no dash or quote ligature the text did not ask for);
+        * a no-break space becomes ``\nobreakspace{}``; a soft hyphen, like
+          other format characters, is dropped;
+        * Latin-1 letters are kept (UTF-8), also when typed as a letter and a
+          combining accent; other characters are folded to ASCII (``ł`` ->
+          ``l``, ``ś`` -> ``s``) or, failing that, ``?``;
         * control characters are dropped, tabs and line breaks become spaces
           (so text can never end a paragraph inside a macro argument).
 
@@ -101,7 +107,7 @@ def tex_escape(text: str) -> str:
     safe inside any macro argument, and the same text always gives the same
     TeX.
     """
-    text = fold_text(str(text), _printable)
+    text = fold_text(unicodedata.normalize("NFC", str(text)), _printable)
     out: list[str] = []
     prev = " "
     for ch in text:
