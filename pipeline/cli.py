@@ -398,6 +398,44 @@ def _cmd_render(args) -> int:
     return EXIT_OK
 
 
+def _cmd_export(args) -> int:
+    import contextlib
+
+    from .model.puzzle import read_ipuz
+    from .render.nyt import render_submission
+    from .render.puzfile import write_puz
+
+    n = len(args.puzzles)
+    if len(args.puz) != n:
+        raise InputError(f"{n} puzzles but {len(args.puz)} --puz paths (one .puz per puzzle, in the same order)")
+    if args.nyt and len(args.nyt) != n:
+        raise InputError(f"{n} puzzles but {len(args.nyt)} --nyt paths (one PDF per puzzle, in the same order)")
+    outputs = {p.resolve() for p in [*args.puz, *args.nyt]}
+    if len(outputs) != len(args.puz) + len(args.nyt) or outputs & {p.resolve() for p in args.puzzles}:
+        raise InputError("every --puz and --nyt path must be different, and none may be an input puzzle")
+    contact = args.contact.replace("\\n", "\n")  # a typed \n starts a new line too
+    puzzles = [read_ipuz(path) for path in args.puzzles]  # every input read before anything is written
+    written, warnings = [], []
+    try:
+        for path, puzzle, out in zip(args.puzzles, puzzles, args.puz):
+            warnings += [(w, out) for w in write_puz(puzzle, out, source=str(path))]
+            written.append(out)
+        for path, puzzle, out in zip(args.puzzles, puzzles, args.nyt):
+            stats = render_submission(puzzle, out, constructor=args.constructor, contact=contact, source=str(path))
+            warnings += [(w, out) for w in stats["warnings"]]
+            written.append(out)
+    except BaseException:
+        for out in written:  # all or nothing: no export is left from a run that failed
+            with contextlib.suppress(FileNotFoundError):
+                out.unlink()
+        raise
+    for text, out in warnings:
+        print(f"xw export: warning: {text} (in {out})", file=sys.stderr)
+    stats = {"puzzles": n, "puz_written": len(args.puz), "nyt_written": len(args.nyt), "warnings": len(warnings)}
+    print(json.dumps(stats, sort_keys=True))
+    return EXIT_OK
+
+
 def _add_rule_options(s, default_style, style_help) -> None:
     """``--style`` and ``--rule NAME=VALUE`` (repeatable), as patterns, connectivity and filter take them."""
     s.add_argument("--style", choices=sorted(STYLES), default=default_style, help=style_help)
@@ -679,6 +717,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--notice", nargs="*", default=[], type=Path, help="licence texts for the copyright page")
     s.add_argument("--templates", type=Path, default=Path("templates"))
     s.set_defaults(func=_cmd_render)
+
+    s = sub.add_parser("export", help="per-puzzle Across Lite .puz files and, optionally, NYT-submission PDFs")
+    s.add_argument("puzzles", nargs="+", type=Path, metavar="IPUZ")
+    s.add_argument("--puz", required=True, nargs="+", type=Path, metavar="OUT.puz", help="one per puzzle, in order")
+    s.add_argument(
+        "--nyt", nargs="+", default=[], type=Path, metavar="OUT.pdf", help="NYT-submission PDFs, one per puzzle"
+    )
+    s.add_argument("--constructor", default="", help="name atop each NYT page (default: the puzzle's author)")
+    s.add_argument("--contact", default="", help="address, e-mail, phone under the name (\\n starts a new line)")
+    s.set_defaults(func=_cmd_export)
     return p
 
 
