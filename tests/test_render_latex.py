@@ -302,20 +302,32 @@ def test_latex_refuses_a_puzzle_that_cannot_fit(tmp_path):
 
 
 @needs_tex
-def test_latex_spilled_puzzle_is_detected_and_tightened(tmp_path, monkeypatch):
-    """Make the fit estimate far too optimistic: TeX's page marks must catch it."""
-    from pypdf import PdfReader
-
+@needs_poppler
+@pytest.mark.parametrize("safety, how", [(0.6, "onto the next page"), (0.95, "into the bottom margin")])
+def test_latex_spilled_puzzle_is_detected_and_tightened(tmp_path, monkeypatch, safety, how):
+    """Make the fit estimate too optimistic: TeX's page marks, or its log's overfull pages, must catch it."""
     from pipeline.render import latex
 
-    monkeypatch.setattr(latex, "_SAFETY", 0.6)
+    overfull = []
+    real = latex._overfull_pages
+    monkeypatch.setattr(latex, "_overfull_pages", lambda log: overfull.append(real(log)) or overfull[-1])
+    monkeypatch.setattr(latex, "_SAFETY", safety)
     monkeypatch.setattr(latex, "_SLACK_LINES", 0.0)
     book = _book()
     book.puzzles = book.puzzles[1:]
     out = tmp_path / "b.pdf"
     stats = latex.render_latex(book, out)
     assert stats["rounds"] > 1
-    assert len(PdfReader(out).pages) == stats["pages"] == plan_book(book).total == 2 + 1 + 2 + 1
+    assert bool(overfull[0]) == (how == "into the bottom margin") and overfull[-1] == {}
+    plan = plan_book(book)
+    assert stats["pages"] == plan.total == 2 + 1 + 2 + 1
+    bottom = (book.page_trim.height - book.page_trim.bottom) * 72
+    for page in plan.puzzle_pages:  # now every clue is on its page, above the bottom margin
+        words = _words(out, page)
+        _head, foot = _head_and_foot(out, page, book)
+        assert [w[4] for w in foot] == [str(page)]
+        assert max(w[3] for w in words if w not in foot) < bottom + 2.5
+        assert all(_flat(c) in _flat(_page_text(out, page, raw=True)) for c in _clues(book.puzzles[page - 4]) if c not in NASTY)
 
 
 # -- the PDF itself ---------------------------------------------------------------------

@@ -23,9 +23,13 @@ Fit: TeX cannot be asked in advance whether a page overflows, so each
 puzzle's clue type size (from the trim's ``font_max`` down to its
 ``font_floor``, in half points) and grid square are first estimated from
 Times metrics.  Every part of the book writes the page it starts and ends
-on to the ``.aux`` file; a puzzle whose clues ran onto another page is
-tightened and the book typeset again (a few rounds at most), and in the end
-every part must be on the page the plan gives it.
+on, and how far down, to the ``.aux`` file, and the log names any page TeX
+shipped overfull; a puzzle whose clues ran onto another page or into the
+bottom margin is given that much less room (smaller type, or a smaller
+grid) and the book typeset again (a few rounds at most).  In the end every
+part must be on the page the plan gives it.  Type that fits only under the
+trim's ``font_floor`` is used down to
+:data:`~pipeline.render.book.FONT_HARD_MIN` and reported.
 
 Speed: the plan knows every page number, so each round is one pdfLaTeX run
 (latexmk ignores the ``.aux`` file's changes; nothing is cross-referenced);
@@ -93,10 +97,12 @@ _CELL_MIN = 14.0
 _TITLE_LINE = 16.0  # each extra line of a long puzzle title, bp
 _GRID_GAP = 14.0  # the gap below the grid and multicols' space
 _COL_SEP = 12.0
-_HANG = 2.1  # clue text indent after the number, ems
-_SAFETY = 1.06  # estimated clue height is multiplied by this ...
-_SLACK_LINES = 2.0  # ... plus this many lines for column balancing
-_TIGHTEN = 24.0  # bp taken from a puzzle's room each time it overflows (times the round)
+_CLUE_NUMBER = 1.15  # a clue's number, set flush right in a box this many ems wide (two bold digits) ...
+_CLUE_GAP = 0.35  # ... then this space, where the clue's text starts on every line
+_HANG = _CLUE_NUMBER + _CLUE_GAP
+_SAFETY = 1.0  # estimated clue height is multiplied by this ...
+_SLACK_LINES = 1.0  # ... plus this many lines for column balancing (TeX's page marks catch the rest)
+_TIGHTEN = 12.0  # bp taken from a spilled puzzle's room beyond what ran over (times the round)
 _ROUNDS = 4  # typesetting rounds before giving up
 _TIMEOUT = 900  # seconds for one latexmk run
 _NUMBER_PAD = 0.07  # grid numbers: inset from the square's top-left corner, in squares
@@ -398,6 +404,7 @@ def _context(book: Book, plan: Plan, fits: list[_Fit]) -> dict:
             "bottom": trim.bottom,
         },
         "heading": HEADING_HEIGHT,
+        "clue": {"number": _CLUE_NUMBER, "gap": _CLUE_GAP, "hang": _HANG},
         "contents": contents,
         "contents_layout": contents_layout,
         "blank_pages": plan.blank_pages,
@@ -476,6 +483,22 @@ def _run_latex(latexmk: str, workdir: Path, source_date_epoch: int) -> None:
         raise RenderError(f"pdflatex failed (exit {proc.returncode}):\n{_log_excerpt(log)}", log_path)
 
 
+_OVERFULL = re.compile(r"^Overfull \\vbox \(([\d.]+)pt too high\) has occurred while \\output is active|^xwshipped=(\d+)$", re.M)
+
+
+def _overfull_pages(log: str) -> dict[int, float]:
+    """Pages TeX shipped overfull (text running into the bottom margin), and by how much (bp)."""
+    pages, pending = {}, 0.0
+    for m in _OVERFULL.finditer(log):
+        if m.group(1) is not None:
+            pending = max(pending, float(m.group(1)) * 72 / 72.27)
+        else:
+            if pending > 0.5:
+                pages[int(m.group(2))] = pending
+            pending = 0.0
+    return pages
+
+
 _MARK = re.compile(r"\\xwpage\{(\w+)\}\{(\d+)\}\{(\d+)\}\{(-?\d+)\}")
 _SP_PER_BP = 65536 * 72.27 / 72
 _PAGES = re.compile(r"Output written on .*?\((\d+) pages?")
@@ -526,8 +549,16 @@ _PARTS = {
 }
 
 
-def _overflows(book: Book, plan: Plan, marks: dict, workdir: Path) -> list[tuple[int, str]]:
-    """Puzzle parts that ran onto another page, as ``(k, "grid" | "clues")`` (0-based ``k``).
+def _overflows(book: Book, plan: Plan, marks: dict, heights: dict, overfull: dict, workdir: Path) -> dict:
+    """Puzzle parts that ran over their page, and by how much (bp).
+
+    Returns
+    -------
+    dict
+        ``(k, part) -> bp`` with 0-based ``k`` and ``part`` ``"grid"`` or
+        ``"clues"`` (in ``"page"`` layout a puzzle is all ``"clues"``): a
+        part that ended on a later page than it started (by how far down
+        that page it ran), or whose page TeX shipped overfull.
 
     Raises
     ------
@@ -553,12 +584,17 @@ def _overflows(book: Book, plan: Plan, marks: dict, workdir: Path) -> list[tuple
         for (mk, i), page in sorted(marks.items()):
             if mk == kind and marks[(kind + "end", i)] != page:
                 raise RenderError(f"{_PARTS[kind].format(i)} ran onto a second page (template out of date?)")
-    spilled = []
+    top = (book.page_trim.height - book.page_trim.top) * 72  # the text block's top above the paper's edge
+    spilled = {}
+    facing = plan.layout == "facing"
     for k in range(1, len(book.puzzles) + 1):
-        if marks[("puzzleend", k)] != marks[("puzzle", k)]:
-            spilled.append((k - 1, "grid" if plan.layout == "facing" else "clues"))
-        if plan.layout == "facing" and marks[("cluesend", k)] != marks[("clues", k)]:
-            spilled.append((k - 1, "clues"))
+        parts = [("grid", "puzzle", "puzzleend"), ("clues", "clues", "cluesend")] if facing else [("clues", "puzzle", "puzzleend")]
+        for part, start, end in parts:
+            first, last = marks[(start, k)], marks[(end, k)]
+            if last != first:
+                spilled[(k - 1, part)] = max(0.0, top - heights[(end, k)])
+            elif first in overfull:
+                spilled[(k - 1, part)] = overfull[first]
     return spilled
 
 
@@ -651,29 +687,27 @@ def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_d
             (work / "book.aux").unlink(missing_ok=True)  # marks of an earlier run (or template) must not count
             _run_latex(latexmk, work, source_date_epoch)
             marks, heights = _marks(work)
-            spilled = _overflows(book, plan, marks, work)
+            log = (work / "book.log").read_text(errors="replace")
+            spilled = _overflows(book, plan, marks, heights, _overfull_pages(log), work)
             if not spilled:
                 break
             if rounds == _ROUNDS:
-                listed = ", ".join(str(k + 1) for k in sorted({k for k, _ in spilled}))
+                listed = ", ".join(str(k + 1) for k in sorted({k for k, _part in spilled}))
                 raise RenderError(
                     f"puzzle(s) {listed} still run onto another page after {_ROUNDS} rounds of tightening; "
                     "shorten their clues",
-                    book.source(spilled[0][0]),
+                    book.source(min(spilled)[0]),
                 )
-            top = (trim.height - trim.top) * 72  # the text block's top, above the paper's bottom edge
-            for k, part in spilled:
-                # Take from the room what ran over (the part's end is that far down the next
-                # page, in every clue column) and a little more each round, until the fit changes.
-                end = ("cluesend" if plan.layout == "facing" and part == "clues" else "puzzleend", k + 1)
-                extras[(k, part)] += max(0.0, top - heights[end])
+            for (k, part), over in sorted(spilled.items()):
+                # Take from the room what ran over (in every clue column: balanced columns
+                # run over together) and a little more each round, until the fit changes.
+                extras[(k, part)] += over
                 while True:
                     extras[(k, part)] += _TIGHTEN * rounds
                     new = fit(k)  # raises once nothing fits
                     if new != fits[k]:
                         fits[k] = new
                         break
-        log = (work / "book.log").read_text(errors="replace")
         m = _PAGES.search(log)
         pages = int(m.group(1)) if m else None
         _check_plan(plan, n, marks, pages, work)
