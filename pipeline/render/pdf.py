@@ -13,7 +13,8 @@ Two layouts (``book.page_layout``):
 
 ``"page"``
     A puzzle on one page: heading, numbered grid, Across and Down clues in
-    columns (3 on letter and A4, 2 on 6x9).  The grid sits at the top,
+    columns (3 on letter and A4, 2 on 6x9, one more and narrower when the
+    clues need it).  The grid sits at the top,
     centred over all the columns or right-aligned over the last few, and
     the clues flow down the columns around it.
 ``"facing"``
