@@ -134,6 +134,7 @@ def clue_book(
     max_answer_repeats: int = 1,
     missing: str = "avoid",
     missing_path=None,
+    prefer_chars: int | None = None,
 ) -> dict:
     """Clue the filled grids of one book and write one ``.ipuz`` per grid.
 
@@ -161,12 +162,18 @@ def clue_book(
         Where the unclued answers are listed (default ``missing-clues.txt``
         beside the first ``.ipuz``); written only when some are, and a
         stale list there is removed when none are.
+    prefer_chars : int, optional
+        Prefer clues of at most this many characters: an answer's short
+        clues come first, in their usual order, then its longer ones (a
+        small trim prints larger type when clues are short).  ``None``:
+        no preference.
 
     Returns
     -------
     dict
         ``puzzles``, ``answers``, ``shards_opened``, ``repeated`` (answers
-        in more than one puzzle) and ``missing`` (entries left unclued).
+        in more than one puzzle), ``missing`` (entries left unclued) and
+        ``mean_clue_chars`` (the printed clues' mean length).
 
     Raises
     ------
@@ -193,6 +200,8 @@ def clue_book(
         raise InputError(f"missing_clues is {missing!r}: choose one of {', '.join(MISSING_MODES)}")
     if max_answer_repeats < 1:
         raise InputError(f"max_answer_repeats is {max_answer_repeats}: give 1 (no answer twice) or more")
+    if prefer_chars is not None and prefer_chars < 1:
+        raise InputError(f"clue_prefer_chars is {prefer_chars}: give a length in characters, or null")
     missing_path = Path(missing_path) if missing_path is not None else Path(out_paths[0]).parent / MISSING_LIST
     grids = []
     for path in fill_paths:
@@ -221,6 +230,8 @@ def clue_book(
                     continue
             keys.append(key)
             text_of.setdefault(key, text)
+        if prefer_chars is not None:
+            keys.sort(key=lambda key: len(text_of[key]) > prefer_chars)  # stable: short ones first, in order
         options.append(keys)
     chosen_key = assign_distinct(options)
     unclued = []
@@ -252,6 +263,7 @@ def clue_book(
             )
     elif missing_path.is_file():
         missing_path.unlink()  # a list from an earlier run, now all clued
+    printed = [text for clued in chosen for text in clued.values() if text]
     for path, grid, clued, k in zip(out_paths, grids, chosen, range(1, len(grids) + 1)):
         puzzle = Puzzle(
             grid=grid,
@@ -268,6 +280,7 @@ def clue_book(
         "shards_opened": len({a[:2] for a in answers}),
         "repeated": sum(1 for puzzles in puzzles_of.values() if len(puzzles) > 1),
         "missing": len(unclued),
+        "mean_clue_chars": round(sum(map(len, printed)) / len(printed), 1) if printed else 0.0,
     }
 
 

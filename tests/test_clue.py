@@ -219,3 +219,28 @@ def test_cli_clue_modes_and_bad_values(tmp_path):
     assert json.loads(r.stdout)["missing"] == 1 and (tmp_path / "missing-clues.txt").read_text() == "CAT|\n"
     r = xw("--missing-clues", "sometimes")
     assert r.returncode == 2 and "sometimes" in r.stderr
+
+
+def test_prefer_chars_puts_short_clues_first_without_losing_any(tmp_path):
+    clues = dict(
+        CLUES,
+        CAT=["Feline mammal usually having thick soft fur and no ability to roar", "Tom", "Puss"],
+        WED=["Take in marriage, in a ceremony before witnesses", "Married"],
+    )
+    fills, shards = _setup(tmp_path, clues)
+    out = [tmp_path / "p1.ipuz", tmp_path / "p2.ipuz"]
+    plain = clue_book(fills[:1], shards, out[:1])
+    assert read_ipuz(out[0]).clues[("across", 1)].startswith("Feline mammal")
+    short = clue_book(fills[:1], shards, out[:1], prefer_chars=20)
+    p = read_ipuz(out[0])
+    assert p.clues[("across", 1)] == "Tom"  # the first short one, in the shard's order
+    assert p.clues[("across", 5)] == "Married"
+    assert short["mean_clue_chars"] < plain["mean_clue_chars"]
+    # An answer whose clues are all long still gets one: a preference, not a limit.
+    only_long = dict(CLUES, CAT=["Feline mammal usually having thick soft fur"])
+    (tmp_path / "b").mkdir()
+    fills, shards = _setup(tmp_path / "b", only_long)
+    clue_book(fills[:1], shards, out[:1], prefer_chars=5)
+    assert read_ipuz(out[0]).clues[("across", 1)] == "Feline mammal usually having thick soft fur"
+    with pytest.raises(InputError, match="clue_prefer_chars is 0"):
+        clue_book(fills[:1], shards, out[:1], prefer_chars=0)
