@@ -12,10 +12,14 @@ TEX_PACKAGES := latexmk texlive-latex-base texlive-latex-recommended texlive-fon
 TOOL_PACKAGES := poppler-utils
 TEX_FILES := tikz.sty mathptmx.sty helvet.sty fancyhdr.sty multicol.sty geometry.sty
 
-.PHONY: book test test-slow bench setup tex clean
+.PHONY: book test test-slow bench setup tex clean report
 
 book: setup tex
 	$(BIN)/snakemake --cores $(CORES)
+
+# The book, then the Snakemake report of the run (previews, per-book statistics, job runtimes).
+report: book
+	$(BIN)/snakemake --report outputs/report.html
 
 test: setup tex
 	$(BIN)/pytest

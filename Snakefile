@@ -17,6 +17,12 @@ configfile: "config/config.yaml"
 
 validate(config, "config/config.schema.yaml")
 
+
+# `snakemake --report outputs/report.html` (make report): this page, then the
+# outputs marked report(...) below, each with its caption from report/.
+report: "report/workflow.rst"
+
+
 shell.prefix(f'export PATH="{Path(sys.executable).parent}:$PATH"; ')
 OUT = "outputs"
 BOOKS = range(1, config["books"] + 1)
@@ -29,6 +35,14 @@ PDF = {
     "latex": f"{OUT}/books/book-{{book}}.latex.pdf",
 }
 RENDERER = {"": "reportlab", ".latex": "latex"}
+SUFFIX = {name: suffix for suffix, name in RENDERER.items()}
+RENDER_STATS = f"{OUT}/reports/book-{{book}}/render{{suffix}}.json"
+# Previews show the reportlab PDF when it is made, else the first renderer's.
+PREVIEW_RENDERER = "reportlab" if "reportlab" in config["renderers"] else config["renderers"][0]
+PREVIEW_PAGES = range(1, config["preview_pages"] + 1)
+NYT = config["nyt_submission"]
+# Only the margins the config sets: --inner 0.875 --top 0.75 ... (the trim's for the rest).
+MARGINS = " ".join(f"--{side} {value}" for side, value in (config["margins"] or {}).items() if value is not None)
 ROWS = config["grid_rows"] or config["grid_size"]
 COLS = config["grid_cols"] or config["grid_size"]
 STYLE = config["pattern_style"]
@@ -59,6 +73,10 @@ rule all:
     input:
         [expand(PDF[r], book=BOOKS) for r in config["renderers"]],
         expand(f"{OUT}/puzzles/book-{{book}}/{{k}}.ipuz", book=BOOKS, k=PUZZLES),
+        expand(f"{OUT}/puzzles/book-{{book}}/{{k}}.puz", book=BOOKS, k=PUZZLES),
+        expand(f"{OUT}/submissions/book-{{book}}/{{k}}.pdf", book=BOOKS, k=PUZZLES) if NYT else [],
+        expand(f"{OUT}/previews/book-{{book}}/page-{{i}}.png", book=BOOKS, i=PREVIEW_PAGES),
+        expand(f"{OUT}/reports/book-{{book}}/summary.{{ext}}", book=BOOKS, ext=["tsv", "html"]),
         f"{OUT}/patterns/stats.tsv",
 
 
@@ -225,7 +243,8 @@ rule render:
         notices=NOTICES,
         templates="templates",
     output:
-        f"{OUT}/books/book-{{book}}{{suffix}}.pdf",
+        pdf=f"{OUT}/books/book-{{book}}{{suffix}}.pdf",
+        stats=RENDER_STATS,
     wildcard_constraints:
         book=r"\d+",
         suffix=r"|\.latex",
@@ -236,12 +255,92 @@ rule render:
         author=lambda w: config["author"],
         copyright=lambda w: config["copyright"],
         trim=config["trim"],
+        layout=config["layout"],
+        margins=MARGINS,
     log:
         f"{OUT}/logs/render/book-{{book}}{{suffix}}.log",
     benchmark:
         f"{OUT}/benchmarks/render/book-{{book}}{{suffix}}.tsv"
     shell:
-        "xw render {params.renderer} {input.puzzles} --out {output} --book {wildcards.book}"
+        "xw render {params.renderer} {input.puzzles} --out {output.pdf} --book {wildcards.book}"
         " --title {params.title:q} --subtitle {params.subtitle:q} --author {params.author:q}"
-        " --copyright {params.copyright:q} --trim {params.trim} --templates {input.templates}"
-        " --notice {input.notices} > {log} 2>&1"
+        " --copyright {params.copyright:q} --trim {params.trim} --layout {params.layout} {params.margins}"
+        " --templates {input.templates} --stats {output.stats} --notice {input.notices} > {log} 2>&1"
+
+
+# .puz beside each .ipuz (Across Lite); with nyt_submission, an NYT-style
+# submission PDF per puzzle too (filled grid, double-spaced clue list).
+rule export:
+    input:
+        expand(f"{OUT}/puzzles/book-{{{{book}}}}/{{k}}.ipuz", k=PUZZLES),
+    output:
+        puz=expand(f"{OUT}/puzzles/book-{{{{book}}}}/{{k}}.puz", k=PUZZLES),
+        nyt=expand(f"{OUT}/submissions/book-{{{{book}}}}/{{k}}.pdf", k=PUZZLES) if NYT else [],
+    params:
+        author=lambda w: config["author"],
+        nyt=lambda w, output: " ".join(["--nyt", *output.nyt]) if NYT else "",
+    log:
+        f"{OUT}/logs/export/book-{{book}}.log",
+    benchmark:
+        f"{OUT}/benchmarks/export/book-{{book}}.tsv"
+    shell:
+        "xw export {input} --puz {output.puz} {params.nyt} --constructor {params.author:q} > {log} 2>&1"
+
+
+if PREVIEW_PAGES:
+
+    rule preview:
+        input:
+            PDF[PREVIEW_RENDERER],
+        output:
+            [
+                report(
+                    f"{OUT}/previews/book-{{book}}/page-{i}.png",
+                    caption="report/preview.rst",
+                    category="Previews",
+                    subcategory="Book {book}",
+                    labels={"book": "{book}", "page": str(i)},
+                )
+                for i in PREVIEW_PAGES
+            ],
+        params:
+            dpi=100,
+        log:
+            f"{OUT}/logs/preview/book-{{book}}.log",
+        benchmark:
+            f"{OUT}/benchmarks/preview/book-{{book}}.tsv"
+        shell:
+            "xw preview {input} --out {output} --dpi {params.dpi} > {log} 2>&1"
+
+
+# One table per book: its patterns' statistics, its fill and each PDF's pages
+# and clue type (pipeline/summary.py), as TSV and as HTML for the report.
+rule summary:
+    input:
+        fills=f"{OUT}/fills/book-{{book}}/report.tsv",
+        patterns=f"{OUT}/patterns/stats.tsv",
+        renders=[RENDER_STATS.replace("{suffix}", SUFFIX[r]) for r in config["renderers"]],
+    output:
+        tsv=report(
+            f"{OUT}/reports/book-{{book}}/summary.tsv",
+            caption="report/summary.rst",
+            category="Book statistics",
+            subcategory="Book {book}",
+            labels={"book": "{book}", "table": "summary (TSV)"},
+        ),
+        html=report(
+            f"{OUT}/reports/book-{{book}}/summary.html",
+            caption="report/summary.rst",
+            category="Book statistics",
+            subcategory="Book {book}",
+            labels={"book": "{book}", "table": "summary"},
+        ),
+    params:
+        renders=lambda w, input: " ".join(f"{r}={p}" for r, p in zip(config["renderers"], input.renders)),
+    log:
+        f"{OUT}/logs/summary/book-{{book}}.log",
+    benchmark:
+        f"{OUT}/benchmarks/summary/book-{{book}}.tsv"
+    shell:
+        "xw summary --fill-report {input.fills} --pattern-stats {input.patterns} --render {params.renders}"
+        " --out {output.tsv} --html {output.html} --book {wildcards.book} > {log} 2>&1"

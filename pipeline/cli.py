@@ -394,7 +394,34 @@ def _cmd_render(args) -> int:
             stats = render_latex(book, args.out, template_dir=args.templates)
         except RenderError as e:
             raise StageFailed(str(e)) from None
-    print(json.dumps(stats, sort_keys=True, default=str))
+    line = json.dumps(stats, sort_keys=True, default=str)
+    if args.stats:
+        from .model.fileio import write_text
+
+        write_text(args.stats, line + "\n")
+    print(line)
+    return EXIT_OK
+
+
+def _cmd_summary(args) -> int:
+    from .summary import summarize_book
+
+    renders = {}
+    for item in args.render:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            raise InputError(f"--render wants NAME=FILE.json, not {item!r}")
+        renders[name] = path
+    stats = summarize_book(args.fill_report, args.pattern_stats, renders, args.out, html_path=args.html, book=args.book)
+    print(json.dumps(stats, sort_keys=True))
+    return EXIT_OK
+
+
+def _cmd_preview(args) -> int:
+    from .render.preview import render_previews
+
+    stats = render_previews(args.pdf, args.out, first_page=args.first_page, dpi=args.dpi)
+    print(json.dumps(stats, sort_keys=True))
     return EXIT_OK
 
 
@@ -716,7 +743,26 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--book", type=int, default=1, help="the book's number, for {n} in --title")
     s.add_argument("--notice", nargs="*", default=[], type=Path, help="licence texts for the copyright page")
     s.add_argument("--templates", type=Path, default=Path("templates"))
+    s.add_argument("--stats", type=Path, metavar="FILE.json", help="also write the printed statistics to this file")
     s.set_defaults(func=_cmd_render)
+
+    s = sub.add_parser("preview", help="PNG pictures of a book's first pages (pdftoppm)")
+    s.add_argument("pdf", type=Path, metavar="BOOK.pdf")
+    s.add_argument("--out", required=True, nargs="+", type=Path, metavar="PAGE.png", help="one PNG per page, in order")
+    s.add_argument("--first-page", type=int, default=1, metavar="N", help="the page the first PNG shows (default 1)")
+    s.add_argument("--dpi", type=int, default=100, metavar="N", help="resolution (default 100; 10-600)")
+    s.set_defaults(func=_cmd_preview)
+
+    s = sub.add_parser("summary", help="a book's pattern, fill and render statistics in one table")
+    s.add_argument("--fill-report", required=True, type=Path, metavar="REPORT.tsv", help="the fill stage's report")
+    s.add_argument("--pattern-stats", required=True, type=Path, metavar="STATS.tsv", help="the pattern statistics")
+    s.add_argument(
+        "--render", nargs="*", default=[], metavar="NAME=FILE.json", help="each renderer's xw render --stats file"
+    )
+    s.add_argument("--out", required=True, type=Path, metavar="SUMMARY.tsv")
+    s.add_argument("--html", type=Path, metavar="SUMMARY.html", help="also the table as an HTML page")
+    s.add_argument("--book", type=int, help="the book's number, for the HTML heading")
+    s.set_defaults(func=_cmd_summary)
 
     s = sub.add_parser("export", help="per-puzzle Across Lite .puz files and, optionally, NYT-submission PDFs")
     s.add_argument("puzzles", nargs="+", type=Path, metavar="IPUZ")

@@ -8,9 +8,11 @@ every slot, some clues full of TeX specials and non-Latin text.
 from __future__ import annotations
 
 import random
+import re
 import shutil
 import subprocess
 import unicodedata
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -161,3 +163,111 @@ def _black_groups(grid: Grid) -> int:
                     blacks.remove(n)
                     stack.append(n)
     return groups
+
+
+# -- reading a grid back from a page picture ---------------------------------------
+INK = 160  # a pixel darker than this is ink (lines and black squares print at 0)
+_INK_TABLE = bytes(1 if v < INK else 0 for v in range(256))
+
+
+@dataclass(frozen=True)
+class GridPicture:
+    """A crossword grid as recovered from the pixels of a page.
+
+    ``xs`` and ``ys`` are the centres of the grid's vertical and horizontal
+    lines; ``blacks`` the black squares and ``numbered`` the white squares
+    with ink in their top-left corner (a clue number), as ``(row, col)``.
+    """
+
+    xs: list[int]
+    ys: list[int]
+    blacks: set[tuple[int, int]]
+    numbered: set[tuple[int, int]]
+
+    @property
+    def rows(self) -> int:
+        return len(self.ys) - 1
+
+    @property
+    def cols(self) -> int:
+        return len(self.xs) - 1
+
+
+def _runs(positions: list[int]) -> list[tuple[int, int]]:
+    """Consecutive pixel positions (one drawn line each) as ``(first, last)``."""
+    runs: list[list[int]] = []
+    for p in sorted(positions):
+        if runs and p == runs[-1][1] + 1:
+            runs[-1][1] = p
+        else:
+            runs.append([p, p])
+    return [(a, b) for a, b in runs]
+
+
+def _evenly_spaced(runs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest stretch of ``runs`` whose centres are evenly spaced (to 2 px).
+
+    A page's heading rules and running-head rule can be as wide as the grid;
+    they are not one cell apart from its lines.
+    """
+    centres = [(a + b) / 2 for a, b in runs]
+    best = (0, 1)
+    for i in range(len(runs) - 1):  # a few dozen lines at most: try every start
+        step = centres[i + 1] - centres[i]
+        j = i + 1
+        while j + 1 < len(runs) and abs(centres[j + 1] - centres[j] - step) <= 2:
+            j += 1
+        if j + 1 - i > best[1] - best[0]:
+            best = (i, j + 1)
+    return runs[best[0] : best[1]]
+
+
+def read_grid_png(path) -> GridPicture:
+    """Find the crossword grid on a page picture and read its structure.
+
+    The grid is the largest set of evenly spaced long horizontal ink lines
+    that start and end at the same columns (a heading's rule is one line,
+    not one cell from the next; a line of text is never continuous ink).  Its vertical lines are the pixel columns
+    inked over nearly the grid's whole height: inside a column of squares
+    the ink stops at every white square.  A square is black when the middle
+    of it is mostly ink; a white square is numbered when its top-left
+    corner, clear of the lines, holds a few ink pixels.
+    """
+    from PIL import Image
+
+    img = Image.open(path).convert("L")
+    w, h = img.size
+    ink = img.tobytes().translate(_INK_TABLE)
+    # Horizontal lines: runs of ink at least a sixth of the page wide, grouped by extent.
+    long_run = re.compile(b"\\x01{%d,}" % (w // 6))
+    by_extent: dict[tuple[int, int], list[int]] = {}
+    for y in range(h):
+        for m in long_run.finditer(ink, y * w, (y + 1) * w):
+            x0, x1 = m.start() - y * w, m.end() - y * w
+            key = next((k for k in by_extent if abs(k[0] - x0) <= 3 and abs(k[1] - x1) <= 3), (x0, x1))
+            by_extent.setdefault(key, []).append(y)
+    if not by_extent:
+        raise AssertionError(f"{path}: no long horizontal line: no grid on this page")
+    (gx0, gx1), lines = max(((k, _evenly_spaced(_runs(v))) for k, v in by_extent.items()), key=lambda kv: len(kv[1]))
+    gy0, gy1 = lines[0][0], lines[-1][1] + 1
+    ys = [(a + b) // 2 for a, b in lines]
+    # Vertical lines: columns inked over 95% of the grid's height.
+    height = gy1 - gy0
+    columns = [x for x in range(gx0, gx1) if ink[gy0 * w + x : gy1 * w + x : w].count(1) >= 0.95 * height]
+    xs = [(a + b) // 2 for a, b in _runs(columns)]
+    if len(xs) < 2 or len(ys) < 2:
+        raise AssertionError(f"{path}: {len(ys)} horizontal and {len(xs)} vertical lines: no grid on this page")
+    blacks, numbered = set(), set()
+    for r in range(len(ys) - 1):
+        for c in range(len(xs) - 1):
+            x0, x1, y0, y1 = xs[c], xs[c + 1], ys[r], ys[r + 1]
+            cw, ch = x1 - x0, y1 - y0
+            mid = [ink[y * w + x0 + cw * 3 // 10 : y * w + x1 - cw // 10] for y in range(y0 + ch * 3 // 10, y1 - ch // 10)]
+            if sum(m.count(1) for m in mid) > 0.5 * sum(len(m) for m in mid):
+                blacks.add((r, c))
+                continue
+            pad = max(3, cw // 12)
+            corner = [ink[y * w + x0 + pad : y * w + x0 + cw // 2] for y in range(y0 + pad, y0 + ch * 45 // 100)]
+            if sum(m.count(1) for m in corner) >= 3:
+                numbered.add((r, c))
+    return GridPicture(xs, ys, blacks, numbered)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -19,7 +20,7 @@ PUZZLES = 3
 
 def _workdir(tmp_path_factory, name):
     work = tmp_path_factory.mktemp(name)
-    for item in ("Snakefile", "config", "templates"):
+    for item in ("Snakefile", "config", "templates", "report"):
         src = ROOT / item
         (shutil.copytree if src.is_dir() else shutil.copy)(src, work / item)
     return work
@@ -218,3 +219,56 @@ def test_missing_clues_listed_then_left_then_given_and_the_blocklist_reaches_the
     from pypdf import PdfReader
 
     assert "Princeton" not in PdfReader(work / "outputs" / "books" / "book-1.pdf").pages[1].extract_text()
+
+
+def test_puz_previews_summary_and_the_report(first_run):
+    from renderkit import read_grid_png
+
+    from pipeline.render.book import load_book, plan_book
+
+    out = first_run / "outputs"
+    ipuz = [out / "puzzles" / "book-1" / f"{k}.ipuz" for k in range(1, PUZZLES + 1)]
+    for path in ipuz:
+        assert path.with_suffix(".puz").read_bytes()[2:14] == b"ACROSS&DOWN\0", f"{path.stem}.puz is no Across Lite file"
+    assert not (out / "submissions").exists(), "NYT PDFs only with nyt_submission"
+    # the previews are the reportlab book's first pages; the first puzzle's page shows its grid
+    previews = [out / "previews" / "book-1" / f"page-{i}.png" for i in (1, 2, 3, 4)]
+    assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in previews)
+    assert not (out / "previews" / "book-1" / "page-5.png").exists()
+    page = plan_book(load_book(ipuz)).puzzle_pages[0]
+    grid = read_ipuz(ipuz[0]).grid
+    seen = read_grid_png(previews[page - 1])
+    assert (seen.rows, seen.cols) == (grid.rows, grid.cols)
+    assert seen.blacks == {divmod(i, grid.cols) for i, ch in enumerate(grid.cells) if ch == "#"}
+    # one summary row per puzzle and one for the book, with each PDF's pages from its render stats
+    rows = [line.split("\t") for line in (out / "reports" / "book-1" / "summary.tsv").read_text().splitlines()]
+    table = [dict(zip(rows[0], r)) for r in rows[1:]]
+    assert [r["puzzle"] for r in table] == [*map(str, range(1, PUZZLES + 1)), "all"]
+    for suffix, name in (("", "reportlab"), (".latex", "latex")):
+        stats = json.loads((out / "reports" / "book-1" / f"render{suffix}.json").read_text())
+        assert table[-1][f"{name}_pages"] == str(stats["pages"])
+    assert table[-1]["words"] == str(sum(int(r["words"]) for r in table[:-1]))
+    assert "<table>" in (out / "reports" / "book-1" / "summary.html").read_text()
+    # the Snakemake report: the previews and the statistics, no docutils warnings
+    run = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--config", f"puzzles_per_book={PUZZLES}", "seed=11",
+         "--report", "outputs/report.html"],
+        cwd=first_run, capture_output=True, text=True,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "WARNING" not in run.stderr and "ERROR" not in run.stderr, run.stderr[-3000:]
+    report = (out / "report.html").read_text()
+    for needle in ("xwbook: crossword puzzle books", "Previews", "Book statistics", "page-4.png", "summary.html"):
+        assert needle in report, f"the report lacks {needle!r}"
+    # with nyt_submission only the export runs again, writing the submission PDFs
+    made = {p: p.stat().st_mtime_ns for p in [out / "books" / "book-1.pdf", *previews]}
+    run = _snakemake(first_run, f"puzzles_per_book={PUZZLES}", "seed=11", "nyt_submission=True")
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert all((out / "submissions" / "book-1" / f"{k}.pdf").read_bytes()[:5] == b"%PDF-" for k in range(1, PUZZLES + 1))
+    assert made == {p: p.stat().st_mtime_ns for p in made}, "nothing but the export ran again"
+    dry = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-n", "--config", f"puzzles_per_book={PUZZLES}", "seed=11", "preview_pages=0"],
+        cwd=first_run, capture_output=True, text=True,
+    )  # fmt: skip
+    assert dry.returncode == 0 and "rule preview" not in dry.stdout + dry.stderr
+
