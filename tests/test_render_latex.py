@@ -303,9 +303,14 @@ def test_latex_refuses_a_puzzle_that_cannot_fit(tmp_path):
 
 @needs_tex
 @needs_poppler
-@pytest.mark.parametrize("safety, how", [(0.6, "onto the next page"), (0.95, "into the bottom margin")])
-def test_latex_spilled_puzzle_is_detected_and_tightened(tmp_path, monkeypatch, safety, how):
-    """Make the fit estimate too optimistic: TeX's page marks, or its log's overfull pages, must catch it."""
+@pytest.mark.parametrize("trim, safety", [("letter", 0.9), ("6x9", 0.6)])
+def test_latex_spilled_puzzle_is_detected_and_tightened(tmp_path, monkeypatch, trim, safety):
+    """Make the fit estimate too optimistic: TeX's page marks, or its log's overfull pages, must catch it.
+
+    On one page, a puzzle's heading, grid and clue columns are one block: too
+    tall, TeX ships the page overfull.  On a facing clue page the multicols
+    clues run onto the next page.
+    """
     from pipeline.render import latex
 
     overfull = []
@@ -313,21 +318,23 @@ def test_latex_spilled_puzzle_is_detected_and_tightened(tmp_path, monkeypatch, s
     monkeypatch.setattr(latex, "_overfull_pages", lambda log: overfull.append(real(log)) or overfull[-1])
     monkeypatch.setattr(latex, "_SAFETY", safety)
     monkeypatch.setattr(latex, "_SLACK_LINES", 0.0)
-    book = _book()
+    book = _book(trim)
     book.puzzles = book.puzzles[1:]
     out = tmp_path / "b.pdf"
     stats = latex.render_latex(book, out)
     assert stats["rounds"] > 1
-    assert bool(overfull[0]) == (how == "into the bottom margin") and overfull[-1] == {}
     plan = plan_book(book)
-    assert stats["pages"] == plan.total == 2 + 1 + 2 + 1
+    assert bool(overfull[0]) == (plan.layout == "page") and overfull[-1] == {}
+    assert stats["pages"] == plan.total == 2 + 1 + 2 * plan.pages_per_puzzle + 1
     bottom = (book.page_trim.height - book.page_trim.bottom) * 72
-    for page in plan.puzzle_pages:  # now every clue is on its page, above the bottom margin
+    for k, start in enumerate(plan.puzzle_pages):  # now every clue is on its page, above the bottom margin
+        page = start + plan.pages_per_puzzle - 1
         words = _words(out, page)
         _head, foot = _head_and_foot(out, page, book)
         assert [w[4] for w in foot] == [str(page)]
         assert max(w[3] for w in words if w not in foot) < bottom + 2.5
-        assert all(_flat(c) in _flat(_page_text(out, page, raw=True)) for c in _clues(book.puzzles[page - 4]) if c not in NASTY)
+        text = _flat(_page_text(out, page, raw=True))
+        assert all(_flat(c) in text for c in _clues(book.puzzles[k]) if c not in NASTY)
 
 
 # -- the PDF itself ---------------------------------------------------------------------

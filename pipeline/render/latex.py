@@ -9,9 +9,14 @@ scalable, embedded) and TikZ grids.
 
 Pages: the book follows :func:`~pipeline.render.book.plan_book`, the plan
 the reportlab renderer follows too -- title, copyright, contents (page
-numbers from the plan, with dot leaders), any blank page, the puzzles
-(``"page"``: grid and clues on one page; ``"facing"``: the grid on the
-left-hand page, its clues on the right-hand page), then the solutions.
+numbers from the plan, with dot leaders), any blank page, the puzzles,
+then the solutions.  ``"page"`` layout: the grid at the top of the page,
+flush right over as few clue columns as it needs, the clues down the
+columns left of it and then across all the columns below it, balanced (the
+template cuts one column-wide box of clues with ``\\vsplit``; multicols
+cannot leave room for a grid).  ``"facing"``: the grid on the left-hand
+page, as large as the text block allows, its clues in multicols on the
+right-hand page.
 
 Safety: the jinja2 environment escapes every string with
 :func:`~pipeline.render.texescape.tex_escape` -- explicitly through the
@@ -195,16 +200,22 @@ def _lines(words: list[float], width: float) -> int:
     return lines
 
 
-def _clue_height(words: list[list[float]], size: float, ncols: int, text_width: float) -> float:
-    """Estimated height (bp) of the tallest of ``ncols`` clue columns at ``size`` points."""
-    skip = size * _LEADING
-    col = (text_width - (ncols - 1) * _COL_SEP) / ncols
-    width = col / size - _HANG  # in ems
+def _column_width(text_width: float, ncols: int) -> float:
+    return (text_width - (ncols - 1) * _COL_SEP) / ncols
+
+
+def _clue_lines(words: list[list[float]], size: float, column: float) -> float:
+    """Lines the clues take in a ``column`` bp wide at ``size`` points, the two direction headings included."""
+    width = column / size - _HANG  # in ems
     if width <= 1:
         return math.inf
-    lines = sum(_lines(ws, width) for ws in words)
-    total = lines * skip + 2 * skip * 1.7  # the two direction headings
-    return total * _SAFETY / ncols + _SLACK_LINES * skip
+    return sum(_lines(ws, width) for ws in words) + 2 * 1.7
+
+
+def _clue_height(words: list[list[float]], size: float, ncols: int, text_width: float) -> float:
+    """Estimated height (bp) of the tallest of ``ncols`` balanced clue columns at ``size`` points."""
+    lines = _clue_lines(words, size, _column_width(text_width, ncols))
+    return (lines * _SAFETY / ncols + _SLACK_LINES) * size * _LEADING
 
 
 def _column_choices(size: float, text_width: float) -> tuple[int, ...]:
@@ -244,6 +255,8 @@ class _Fit:
     ncols: int  # clue columns
     cell: float  # grid square, bp
     head: float  # heading height, bp
+    free: int = 0  # "page" layout: clue columns beside the grid (0: the grid is centred over them all)
+    band: float = 0.0  # "page" layout: height of the grid and the gap below it, bp
 
 
 def _too_long(book: Book, k: int, where: str) -> RenderError:
@@ -255,23 +268,46 @@ def _too_long(book: Book, k: int, where: str) -> RenderError:
     )
 
 
+def _grid_band(rows: int, cols: int, cell: float, ncols: int, column: float) -> tuple[int, float]:
+    """Clue columns left free beside a grid of ``cell`` squares set flush right, and the band's height."""
+    width = cols * cell + 1.1  # the frame's line sticks out by half its width on each side
+    spanned = 1
+    while spanned * column + (spanned - 1) * _COL_SEP < width:
+        spanned += 1
+    return ncols - spanned, rows * cell + _GRID_GAP
+
+
 def _fit_page(book: Book, k: int, words: list[list[float]], extra: float) -> _Fit:
-    """Puzzle ``k`` on one page: the largest clue type, then the largest grid, that fit."""
+    """Puzzle ``k`` on one page: the largest clue type, then the largest grid, that fit.
+
+    The grid sits at the top, flush right over as few clue columns as it
+    needs; the clues run down the columns left of it, then on across all the
+    columns below it, balanced.
+    """
     puzzle, trim = book.puzzles[k], book.page_trim
     tw, th = trim.text_width * 72, trim.text_height * 72
     rows, cols = puzzle.grid.rows, puzzle.grid.cols
     head = _heading_height(heading_title(puzzle, k + 1), tw)
-    biggest = max(_CELL_MAX, min(_CELL_MAX_SMALL, 390.0 / cols))
+    biggest = math.floor(min(max(_CELL_MAX, min(_CELL_MAX_SMALL, 390.0 / cols)), (tw - 1.1) / cols) * 2) / 2
     passes = ((_CELL_COMFORT, trim.font_floor), (_CELL_MIN, trim.font_floor), (_CELL_MIN, FONT_HARD_MIN))
     for cell_floor, size_floor in passes:
         for size in _sizes(trim.font_max, size_floor):
+            skip = size * _LEADING
             best = None  # at this size, the columns that leave the grid the most room (fewer on a tie)
             for ncols in _column_choices(size, tw):
-                room = th - head - _GRID_GAP - extra - _clue_height(words, size, ncols, tw)
-                cell = math.floor(min(biggest, tw / cols, room / rows) * 2) / 2
-                if best is None or cell > best.cell:
-                    best = _Fit(size, ncols, cell, head)
-            if best.cell >= cell_floor:
+                column = _column_width(tw, ncols)
+                lines = _clue_lines(words, size, column) * _SAFETY
+                cell = biggest
+                while cell >= cell_floor:  # the largest square that leaves the clues room
+                    free, band = _grid_band(rows, cols, cell, ncols, column)
+                    rest = max(0.0, lines - free * math.floor(band / skip))
+                    below = (math.ceil(rest / ncols) + _SLACK_LINES) * skip if rest else 0.0
+                    if head + band + below + extra <= th:
+                        if best is None or cell > best.cell:
+                            best = _Fit(size, ncols, cell, head, free, band)
+                        break
+                    cell -= 0.5
+            if best is not None:
                 return best
     raise _too_long(book, k, f"beside a grid of {_CELL_MIN:g}bp squares")
 
@@ -332,6 +368,9 @@ def _puzzle_context(book: Book, k: int, fit: _Fit, layout: str) -> dict:
         size=fit.size,
         leading=round(fit.size * _LEADING, 2),
         ncols=fit.ncols,
+        column=math.floor(_column_width(book.page_trim.text_width * 72, fit.ncols) * 100) / 100,
+        free=fit.free,
+        band=round(fit.band, 2),
         facing=layout == "facing",
         across=[(s.number, clue) for s, _a, clue in puzzle.entries("across")],
         down=[(s.number, clue) for s, _a, clue in puzzle.entries("down")],
@@ -504,16 +543,26 @@ _SP_PER_BP = 65536 * 72.27 / 72
 _PAGES = re.compile(r"Output written on .*?\((\d+) pages?")
 
 
-def _marks(workdir: Path) -> tuple[dict[tuple[str, int], int], dict[tuple[str, int], float]]:
-    """The marks TeX wrote to the ``.aux`` file: ``(part, number) -> page`` and ``-> height``.
+_COLUMNS = re.compile(r"\\xwcolumnsheight\{(\d+)\}\{([\d.]+)pt\}")
 
-    The height is the mark's distance from the bottom of the paper, in bp.
+
+def _marks(workdir: Path) -> tuple[dict, dict, dict]:
+    """What TeX wrote to the ``.aux`` file.
+
+    Returns
+    -------
+    tuple of dict
+        ``(part, number) -> page`` and ``(part, number) -> height`` of each
+        mark (its distance from the bottom of the paper, bp); and for each
+        ``"page"``-layout puzzle (1-based) the height of its balanced clue
+        columns below the grid (bp).
     """
     aux = (workdir / "book.aux").read_text(errors="replace")
     found = _MARK.findall(aux)
     pages = {(kind, int(k)): int(page) for kind, k, page, _y in found}
     heights = {(kind, int(k)): int(y) / _SP_PER_BP for kind, k, _page, y in found}
-    return pages, heights
+    columns = {int(k): float(h) * 72 / 72.27 for k, h in _COLUMNS.findall(aux)}
+    return pages, heights, columns
 
 
 def _expected_marks(plan: Plan, n: int) -> dict[tuple[str, int], int]:
@@ -686,7 +735,7 @@ def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_d
             write_text(work / "book.tex", template.render(_context(book, plan, fits)))
             (work / "book.aux").unlink(missing_ok=True)  # marks of an earlier run (or template) must not count
             _run_latex(latexmk, work, source_date_epoch)
-            marks, heights = _marks(work)
+            marks, heights, columns = _marks(work)
             log = (work / "book.log").read_text(errors="replace")
             spilled = _overflows(book, plan, marks, heights, _overfull_pages(log), work)
             if not spilled:
@@ -699,8 +748,14 @@ def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_d
                     book.source(min(spilled)[0]),
                 )
             for (k, part), over in sorted(spilled.items()):
-                # Take from the room what ran over (in every clue column: balanced columns
-                # run over together) and a little more each round, until the fit changes.
+                # Take from the room what ran over and a little more each round, until the
+                # fit changes.  On one page, that is heading, grid and the balanced columns
+                # below it, less the page; on a clue page, how far down the next page the
+                # columns ran (multicols balances what runs over across them all).
+                if plan.layout == "page" and k + 1 in columns:
+                    f = fits[k]
+                    measured = f.head + f.band + columns[k + 1] - trim.text_height * 72
+                    over = measured if measured > 0 else over
                 extras[(k, part)] += over
                 while True:
                     extras[(k, part)] += _TIGHTEN * rounds
