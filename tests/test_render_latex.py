@@ -203,6 +203,29 @@ def test_latex_running_heads_and_folios(tex_pdf):
 
 
 @needs_tex
+@needs_poppler
+def test_latex_long_titles_wrap_in_headings_and_are_cut_in_running_heads(tmp_path):
+    long = "A very long title about rivers, mountains, harbours and the quiet lanterns of the sea " * 2
+    book = _mini_book()
+    book.title = "The Enormous Omnibus of Crosswords for Every Day of the Year and Beyond"
+    book.puzzles[1].title = long
+    out = tmp_path / "b.pdf"
+    stats = render_latex(book, out)
+    plan = plan_book(book)
+    assert stats["pages"] == plan.total
+    page = plan.puzzle_pages[1]  # a right-hand page: outer side right
+    head, _foot = _head_and_foot(out, page, book)
+    middle = (book.page_trim.left_margin(page) + book.page_trim.text_width / 2) * 72
+    inside, outside = [w for w in head if w[2] < middle], [w for w in head if w[0] > middle]
+    assert len(inside) + len(outside) == len(head)  # nothing straddles the middle, nothing overlaps
+    outer, inner = (" ".join(w[4] for w in side) for side in (outside, inside))
+    assert outer.replace(" ", "").endswith("...") and inner.replace(" ", "").endswith("...")  # \dots: ". . ."
+    assert outer.startswith("Puzzle 2: A very long title") and inner.startswith("The Enormous Omnibus")
+    text = _norm(_page_text(out, page))  # the heading itself wraps, in full
+    assert _norm(long.strip()) in text and _headings(text) == {2}
+
+
+@needs_tex
 def test_latex_page_size_is_the_trim(tmp_path):
     from pypdf import PdfReader
 

@@ -236,17 +236,25 @@ def _heading_height(title: str, text_width: float) -> float:
     return HEADING_HEIGHT + (max(1, math.ceil(w / text_width)) - 1) * _TITLE_LINE
 
 
-def _times_width(text: str, size: float) -> float:
-    return pdfmetrics.stringWidth(_latin1(text), "Times-Roman", size)
+def _times_width(text: str, size: float, font: str = "Times-Roman") -> float:
+    return pdfmetrics.stringWidth(_latin1(text), font, size)
 
 
-def _truncate(label: str, size: float, width: float) -> str:
-    """``label``, cut short with an ellipsis to be at most ``width`` bp in Times at ``size``."""
-    if _times_width(label, size) <= width:
+def _truncate(label: str, size: float, width: float, font: str = "Times-Roman") -> str:
+    """``label``, cut short with an ellipsis to be at most ``width`` bp in ``font`` at ``size``."""
+    if _times_width(label, size, font) <= width:
         return label
-    while label and _times_width(label + "...", size) > width:
+    while label and _times_width(label + "...", size, font) > width:
         label = label[:-1]
     return label.rstrip() + "\u2026"
+
+
+_HEAD_SIZE = 8.0 * 0.92  # running heads: \footnotesize Helvetica, scaled as helvet is loaded
+
+
+def _running_head(text: str, text_width: float) -> str:
+    """A running head's text, cut to half the text block (each side of the head has half)."""
+    return _truncate(text, _HEAD_SIZE, text_width * 0.48, "Helvetica")
 
 
 @dataclass(frozen=True)
@@ -360,7 +368,7 @@ def _puzzle_context(book: Book, k: int, fit: _Fit, layout: str) -> dict:
     ctx.update(
         k=k + 1,
         title=heading_title(puzzle, k + 1),
-        head=contents_label(puzzle, k + 1),
+        head=_running_head(contents_label(puzzle, k + 1), trim.text_width * 72),
         heading=round(fit.head, 2),
         cell=fit.cell,
         numsize=numsize,
@@ -402,7 +410,7 @@ def _solutions_context(book: Book, plan: Plan) -> tuple[list, dict]:
             )
             grids.append(sol)
         rows = [grids[j : j + ncol] for j in range(0, len(grids), ncol)]
-        pages.append({"index": i + 1, "head": plan.solution_label(i), "rows": rows})
+        pages.append({"index": i + 1, "head": _running_head(plan.solution_label(i), tw), "rows": rows})
     return pages, {"width": float(sw), "height": float(sh), "gap": SOLUTION_GAP}
 
 
@@ -429,6 +437,7 @@ def _context(book: Book, plan: Plan, fits: list[_Fit]) -> dict:
     return {
         "book": {
             "title": book.title,
+            "head": _running_head(book.title, trim.text_width * 72),
             "subtitle": book.subtitle,
             "author": book.author,
             "copyright": [line for line in book.copyright_lines if line.strip()],
