@@ -102,9 +102,8 @@ _CELL_MIN = 14.0
 _TITLE_LINE = 16.0  # each extra line of a long puzzle title, bp
 _GRID_GAP = 14.0  # the gap below the grid and multicols' space
 _COL_SEP = 12.0
-_CLUE_NUMBER = 1.15  # a clue's number, set flush right in a box this many ems wide (two bold digits) ...
-_CLUE_GAP = 0.35  # ... then this space, where the clue's text starts on every line
-_HANG = _CLUE_NUMBER + _CLUE_GAP
+_DIGIT = 0.5  # a clue's number is set flush right in a box as wide as its digits in bold (ems) ...
+_CLUE_GAP = 0.5  # ... plus this, where the clue's text starts on every line
 _SAFETY = 1.0  # estimated clue height is multiplied by this ...
 _SLACK_LINES = 1.0  # ... plus this many lines for column balancing (TeX's page marks catch the rest)
 _TIGHTEN = 12.0  # bp taken from a spilled puzzle's room beyond what ran over (times the round)
@@ -174,13 +173,20 @@ def _latin1(text: str) -> str:
     return fold_text(text, lambda ch: ord(ch) < 256)
 
 
-def _clue_words(puzzle: Puzzle) -> list[list[float]]:
-    """Each clue's word widths in Times at 1pt (widths scale with the size)."""
-    return [
-        [pdfmetrics.stringWidth(w, "Times-Roman", 1.0) for w in _latin1(clue).split()]
-        for direction in ("across", "down")
-        for _slot, _answer, clue in puzzle.entries(direction)
-    ]
+@dataclass(frozen=True)
+class _Clues:
+    """A puzzle's clues as the estimates need them."""
+
+    words: list  # each clue's word widths in Times at 1pt (widths scale with the size)
+    number: float  # the clue numbers' box, ems
+    hang: float  # where each clue's text starts, ems
+
+
+def _measure_clues(puzzle: Puzzle) -> _Clues:
+    entries = [e for direction in ("across", "down") for e in puzzle.entries(direction)]
+    words = [[pdfmetrics.stringWidth(w, "Times-Roman", 1.0) for w in _latin1(clue).split()] for _s, _a, clue in entries]
+    number = _DIGIT * max(len(str(slot.number)) for slot, _a, _c in entries)
+    return _Clues(words, number, number + _CLUE_GAP)
 
 
 _SPACE = pdfmetrics.stringWidth(" ", "Times-Roman", 1.0)
@@ -204,17 +210,17 @@ def _column_width(text_width: float, ncols: int) -> float:
     return (text_width - (ncols - 1) * _COL_SEP) / ncols
 
 
-def _clue_lines(words: list[list[float]], size: float, column: float) -> float:
+def _clue_lines(clues: _Clues, size: float, column: float) -> float:
     """Lines the clues take in a ``column`` bp wide at ``size`` points, the two direction headings included."""
-    width = column / size - _HANG  # in ems
+    width = column / size - clues.hang  # in ems
     if width <= 1:
         return math.inf
-    return sum(_lines(ws, width) for ws in words) + 2 * 1.7
+    return sum(_lines(ws, width) for ws in clues.words) + 2 * 1.7
 
 
-def _clue_height(words: list[list[float]], size: float, ncols: int, text_width: float) -> float:
+def _clue_height(clues: _Clues, size: float, ncols: int, text_width: float) -> float:
     """Estimated height (bp) of the tallest of ``ncols`` balanced clue columns at ``size`` points."""
-    lines = _clue_lines(words, size, _column_width(text_width, ncols))
+    lines = _clue_lines(clues, size, _column_width(text_width, ncols))
     return (lines * _SAFETY / ncols + _SLACK_LINES) * size * _LEADING
 
 
@@ -285,7 +291,7 @@ def _grid_band(rows: int, cols: int, cell: float, ncols: int, column: float) -> 
     return ncols - spanned, rows * cell + _GRID_GAP
 
 
-def _fit_page(book: Book, k: int, words: list[list[float]], extra: float) -> _Fit:
+def _fit_page(book: Book, k: int, clues: _Clues, extra: float) -> _Fit:
     """Puzzle ``k`` on one page: the largest clue type, then the largest grid, that fit.
 
     The grid sits at the top, flush right over as few clue columns as it
@@ -304,7 +310,7 @@ def _fit_page(book: Book, k: int, words: list[list[float]], extra: float) -> _Fi
             best = None  # at this size, the columns that leave the grid the most room (fewer on a tie)
             for ncols in _column_choices(size, tw):
                 column = _column_width(tw, ncols)
-                lines = _clue_lines(words, size, column) * _SAFETY
+                lines = _clue_lines(clues, size, column) * _SAFETY
                 cell = biggest
                 while cell >= cell_floor:  # the largest square that leaves the clues room
                     free, band = _grid_band(rows, cols, cell, ncols, column)
@@ -320,7 +326,7 @@ def _fit_page(book: Book, k: int, words: list[list[float]], extra: float) -> _Fi
     raise _too_long(book, k, f"beside a grid of {_CELL_MIN:g}bp squares")
 
 
-def _fit_facing(book: Book, k: int, words: list[list[float]], extra_grid: float, extra_clues: float) -> _Fit:
+def _fit_facing(book: Book, k: int, clues: _Clues, extra_grid: float, extra_clues: float) -> _Fit:
     """Puzzle ``k`` on facing pages: the grid as large as its page allows, the clues as large as theirs."""
     puzzle, trim = book.puzzles[k], book.page_trim
     tw, th = trim.text_width * 72, trim.text_height * 72
@@ -336,7 +342,7 @@ def _fit_facing(book: Book, k: int, words: list[list[float]], extra_grid: float,
     room = th - HEADING_HEIGHT - extra_clues
     for size in _sizes(trim.font_max, FONT_HARD_MIN):
         for ncols in _column_choices(size, tw):
-            if _clue_height(words, size, ncols, tw) <= room:
+            if _clue_height(clues, size, ncols, tw) <= room:
                 return _Fit(size, ncols, cell, head)
     raise _too_long(book, k, "on their own page")
 
@@ -361,7 +367,7 @@ def _grid_context(puzzle: Puzzle) -> dict:
     return {"rows": g.rows, "cols": g.cols, "blacks": blacks, "numbers": numbers}
 
 
-def _puzzle_context(book: Book, k: int, fit: _Fit, layout: str) -> dict:
+def _puzzle_context(book: Book, k: int, fit: _Fit, clues: _Clues, layout: str) -> dict:
     puzzle, trim = book.puzzles[k], book.page_trim
     numsize = _number_size(fit.cell, trim)
     ctx = _grid_context(puzzle)
@@ -376,6 +382,8 @@ def _puzzle_context(book: Book, k: int, fit: _Fit, layout: str) -> dict:
         size=fit.size,
         leading=round(fit.size * _LEADING, 2),
         ncols=fit.ncols,
+        numbox=clues.number,
+        hang=clues.hang,
         column=math.floor(_column_width(book.page_trim.text_width * 72, fit.ncols) * 100) / 100,
         free=fit.free,
         band=round(fit.band, 2),
@@ -430,7 +438,7 @@ def _contents_context(book: Book, plan: Plan) -> tuple[list, dict]:
     return pages, {"width": float(col), "gap": CONTENTS_COL_GAP, "size": CONTENTS_SIZE, "leading": CONTENTS_LEADING}
 
 
-def _context(book: Book, plan: Plan, fits: list[_Fit]) -> dict:
+def _context(book: Book, plan: Plan, fits: list[_Fit], clues: list[_Clues]) -> dict:
     trim = book.page_trim
     contents, contents_layout = _contents_context(book, plan)
     solutions, solutions_layout = _solutions_context(book, plan)
@@ -452,11 +460,10 @@ def _context(book: Book, plan: Plan, fits: list[_Fit]) -> dict:
             "bottom": trim.bottom,
         },
         "heading": HEADING_HEIGHT,
-        "clue": {"number": _CLUE_NUMBER, "gap": _CLUE_GAP, "hang": _HANG},
         "contents": contents,
         "contents_layout": contents_layout,
         "blank_pages": plan.blank_pages,
-        "puzzles": [_puzzle_context(book, k, fit, plan.layout) for k, fit in enumerate(fits)],
+        "puzzles": [_puzzle_context(book, k, fit, clues[k], plan.layout) for k, fit in enumerate(fits)],
         "solution_pages": solutions,
         "solutions": solutions_layout,
     }
@@ -723,13 +730,13 @@ def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_d
     plan = plan_book(book)
     trim = book.page_trim
     n = len(book.puzzles)
-    words = [_clue_words(p) for p in book.puzzles]
+    clues = [_measure_clues(p) for p in book.puzzles]
     extras = {(k, part): 0.0 for k in range(n) for part in ("grid", "clues")}
 
     def fit(k: int) -> _Fit:
         if plan.layout == "facing":
-            return _fit_facing(book, k, words[k], extras[(k, "grid")], extras[(k, "clues")])
-        return _fit_page(book, k, words[k], extras[(k, "clues")])
+            return _fit_facing(book, k, clues[k], extras[(k, "grid")], extras[(k, "clues")])
+        return _fit_page(book, k, clues[k], extras[(k, "clues")])
 
     fits = [fit(k) for k in range(n)]
     tmp = None
@@ -741,7 +748,7 @@ def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_d
         work.mkdir(parents=True, exist_ok=True)
     try:
         for rounds in range(1, _ROUNDS + 1):
-            write_text(work / "book.tex", template.render(_context(book, plan, fits)))
+            write_text(work / "book.tex", template.render(_context(book, plan, fits, clues)))
             (work / "book.aux").unlink(missing_ok=True)  # marks of an earlier run (or template) must not count
             _run_latex(latexmk, work, source_date_epoch)
             marks, heights, columns = _marks(work)
