@@ -325,6 +325,29 @@ def test_latex_refuses_a_puzzle_that_cannot_fit(tmp_path):
 
 
 @needs_tex
+@pytest.mark.parametrize("trim, size", [("letter", 40), ("6x9", 25)])
+def test_latex_refuses_a_grid_too_large_for_the_page(tmp_path, trim, size):
+    big = _puzzle(["." * size] * size, 3, "Huge")
+    with pytest.raises(RenderError, match=rf"puzzle 2 \(Huge\): its {size}x{size} grid needs squares of at least 14bp"):
+        render_latex(Book("T", "", "", [], [_puzzle(PATTERN_5, 1, "Fine"), big], trim=trim), tmp_path / "b.pdf")
+    assert not (tmp_path / "b.pdf").exists()
+
+
+@needs_tex
+def test_latex_broken_template_is_a_render_error(tmp_path):
+    (tmp_path / "book.tex.j2").write_text("\\documentclass{book} ((( book.nosuchfield ))) ((* if *))")
+    with pytest.raises(RenderError, match="LaTeX template book.tex.j2"):
+        render_latex(_mini_book(), tmp_path / "b.pdf", template_dir=tmp_path)
+    (tmp_path / "book.tex.j2").write_text("\\documentclass{book}\\begin{document}((( book.nosuchfield )))\\end{document}")
+    with pytest.raises(RenderError, match="nosuchfield"):
+        render_latex(_mini_book(), tmp_path / "b.pdf", template_dir=tmp_path)
+    (tmp_path / "book.tex.j2").write_text("\\documentclass{book}\\begin{document}\\undefinedmacro\\end{document}")
+    with pytest.raises(RenderError, match=r"(?s)pdflatex failed .*Undefined control sequence"):
+        render_latex(_mini_book(), tmp_path / "b.pdf", template_dir=tmp_path)
+    assert not (tmp_path / "b.pdf").exists()
+
+
+@needs_tex
 @needs_poppler
 @pytest.mark.parametrize("trim, safety", [("letter", 0.9), ("6x9", 0.6)])
 def test_latex_spilled_puzzle_is_detected_and_tightened(tmp_path, monkeypatch, trim, safety):

@@ -119,6 +119,8 @@ class _TexSafe(str):
 def _tex_filter(value) -> _TexSafe:
     if isinstance(value, _TexSafe):
         return value
+    if isinstance(value, jinja2.Undefined):
+        return _TexSafe(str(value))  # StrictUndefined: raises, naming what the template asked for
     if isinstance(value, bool) or value is None:
         raise TypeError(f"refusing to print {value!r} into TeX")
     if isinstance(value, (int, float)):
@@ -136,6 +138,8 @@ def _finalize(value):
     """Applied to every ``((( )))`` expression: escape strings, format numbers."""
     if isinstance(value, _TexSafe):
         return value
+    if isinstance(value, jinja2.Undefined):
+        return str(value)  # StrictUndefined: raises, naming what the template asked for
     if isinstance(value, str):
         return tex_escape(value)
     if isinstance(value, bool) or value is None:
@@ -282,6 +286,16 @@ def _too_long(book: Book, k: int, where: str) -> RenderError:
     )
 
 
+def _grid_too_large(book: Book, k: int, cell: float) -> RenderError:
+    puzzle = book.puzzles[k]
+    return RenderError(
+        f"puzzle {k + 1} ({puzzle.title or 'untitled'}): its {puzzle.grid.rows}x{puzzle.grid.cols} grid needs "
+        f"squares of at least {_CELL_MIN:g}bp, and a {book.trim} page leaves room for {math.floor(cell * 2) / 2:g}bp; "
+        "choose a larger trim",
+        book.source(k),
+    )
+
+
 def _grid_band(rows: int, cols: int, cell: float, ncols: int, column: float) -> tuple[int, float]:
     """Clue columns left free beside a grid of ``cell`` squares set flush right, and the band's height."""
     width = cols * cell + 1.1  # the frame's line sticks out by half its width on each side
@@ -303,6 +317,8 @@ def _fit_page(book: Book, k: int, clues: _Clues, extra: float) -> _Fit:
     rows, cols = puzzle.grid.rows, puzzle.grid.cols
     head = _heading_height(heading_title(puzzle, k + 1), tw)
     biggest = math.floor(min(max(_CELL_MAX, min(_CELL_MAX_SMALL, 390.0 / cols)), (tw - 1.1) / cols) * 2) / 2
+    if min(biggest, (th - head - _GRID_GAP) / rows) < _CELL_MIN:
+        raise _grid_too_large(book, k, min(biggest, (th - head - _GRID_GAP) / rows))
     passes = ((_CELL_COMFORT, trim.font_floor), (_CELL_MIN, trim.font_floor), (_CELL_MIN, FONT_HARD_MIN))
     for cell_floor, size_floor in passes:
         for size in _sizes(trim.font_max, size_floor):
@@ -332,13 +348,9 @@ def _fit_facing(book: Book, k: int, clues: _Clues, extra_grid: float, extra_clue
     tw, th = trim.text_width * 72, trim.text_height * 72
     rows, cols = puzzle.grid.rows, puzzle.grid.cols
     head = _heading_height(heading_title(puzzle, k + 1), tw)
-    cell = math.floor(min(_CELL_MAX_SMALL, tw / cols, (th - head - extra_grid) / rows) * 2) / 2
+    cell = math.floor(min(_CELL_MAX_SMALL, (tw - 1.1) / cols, (th - head - extra_grid) / rows) * 2) / 2
     if cell < _CELL_MIN:
-        raise RenderError(
-            f"puzzle {k + 1} ({puzzle.title or 'untitled'}): its {rows}x{cols} grid needs squares of at least "
-            f"{_CELL_MIN:g}bp, and a {book.trim} page leaves room for {cell:g}bp; choose a larger trim",
-            book.source(k),
-        )
+        raise _grid_too_large(book, k, cell)
     room = th - HEADING_HEIGHT - extra_clues
     for size in _sizes(trim.font_max, FONT_HARD_MIN):
         for ncols in _column_choices(size, tw):
@@ -726,7 +738,10 @@ def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_d
     """
     book.validate()
     latexmk = _check_tools()
-    template = _environment(template_dir or DEFAULT_TEMPLATE_DIR).get_template(TEMPLATE_NAME)
+    try:
+        template = _environment(template_dir or DEFAULT_TEMPLATE_DIR).get_template(TEMPLATE_NAME)
+    except jinja2.TemplateError as e:
+        raise RenderError(f"cannot read the LaTeX template {TEMPLATE_NAME}: {e}", template_dir) from None
     plan = plan_book(book)
     trim = book.page_trim
     n = len(book.puzzles)
@@ -748,7 +763,11 @@ def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_d
         work.mkdir(parents=True, exist_ok=True)
     try:
         for rounds in range(1, _ROUNDS + 1):
-            write_text(work / "book.tex", template.render(_context(book, plan, fits, clues)))
+            try:
+                source = template.render(_context(book, plan, fits, clues))
+            except (jinja2.TemplateError, TypeError) as e:  # a template of the user's (--templates)
+                raise RenderError(f"cannot fill the LaTeX template {TEMPLATE_NAME}: {e}", template_dir) from None
+            write_text(work / "book.tex", source)
             (work / "book.aux").unlink(missing_ok=True)  # marks of an earlier run (or template) must not count
             _run_latex(latexmk, work, source_date_epoch)
             marks, heights, columns = _marks(work)
