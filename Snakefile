@@ -224,6 +224,7 @@ rule clue:
         repeats=config["max_answer_repeats"],
         missing=config["missing_clues"],
         missing_list=f"{OUT}/reports/book-{{book}}/missing-clues.txt",
+        prefer=f"--prefer-chars {config['clue_prefer_chars']}" if config["clue_prefer_chars"] else "",
         clue_file=lambda w, input: " ".join(f"--clue-file {shlex.quote(c)}" for c in input.clue_file),
         blocklists=BLOCK_ARGS,
     log:
@@ -233,7 +234,7 @@ rule clue:
     shell:
         "xw clue {input.grids} --clues {input.clues} {params.clue_file} --out {output}"
         " --max-answer-repeats {params.repeats} --missing-clues {params.missing}"
-        " --missing-list {params.missing_list} {params.blocklists}"
+        " --missing-list {params.missing_list} {params.prefer} {params.blocklists}"
         " --author {params.author:q} --copyright {params.copyright:q} > {log} 2>&1"
 
 

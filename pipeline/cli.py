@@ -363,6 +363,7 @@ def _cmd_clue(args) -> int:
         max_answer_repeats=args.max_answer_repeats,
         missing=args.missing_clues,
         missing_path=args.missing_list,
+        prefer_chars=args.prefer_chars,
     )
     print(json.dumps(stats, sort_keys=True))
     return EXIT_OK
@@ -718,6 +719,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--missing-list",
         type=Path,
         help="where to list unclued answers as ANSWER| lines (default: missing-clues.txt beside the first --out)",
+    )
+    s.add_argument(
+        "--prefer-chars",
+        type=int,
+        metavar="N",
+        help="prefer clues of at most N characters (an answer's longer clues only after its short ones)",
     )
     _add_blocklist_option(s)
     s.set_defaults(func=_cmd_clue)

@@ -185,6 +185,15 @@ def fill_book(
         )
     header = "candidate\tpattern\tstatus\tseconds\tnodes\tscore\tweakest\tpuzzle\n"
     if len(filled) < len(out_paths):
+        # Answers the book may not use again: with no repeats allowed, a long
+        # book runs out of short words long before it runs out of patterns.
+        used_up = sum(1 for n in uses.values() if n >= max_answer_repeats)
+        spent = (
+            f" The earlier puzzles used up {used_up} answers (max_answer_repeats {max_answer_repeats}):"
+            " a long book fills from the same list when max_answer_repeats allows 2 or 3."
+            if used_up
+            else ""
+        )
         with atomic_write(report_path) as f:
             f.write(header)
             f.writelines(rows)
@@ -193,7 +202,7 @@ def fill_book(
             f"patterns ({counts['unfillable']} proven unfillable, {counts['timeout']} out of budget at "
             f"{timeout:g} s or {max_nodes or 'unlimited'} nodes each); generate more patterns "
             f"(patterns_per_shard), relax the filter, raise fill_timeout_s and fill_max_nodes, "
-            f"or use a larger word list. Attempts: {report_path}"
+            f"or use a larger word list.{spent} Attempts: {report_path}"
         )
     for path, grid in zip(out_paths, filled):
         write_text(path, grid.to_text())
