@@ -5,7 +5,7 @@ Usage: .venv/bin/python bench/render.py [--puzzles DIR] [--trims letter 6x9] [--
 The book: the ``.ipuz`` files of ``--puzzles DIR`` (in the order of their
 numbers), or, without it, book 1 of the pipeline run in a scratch copy
 (Snakefile, config/, templates/, report/) with ``--config
-puzzles_per_book=100 patterns_per_shard=130 max_answer_repeats=3`` (plus
+puzzles_per_book=100 patterns_per_shard=130 max_answer_repeats=2`` (plus
 any ``--config`` given; the project's ``outputs/lexicon`` is copied in when
 it exists, so the word list is not rebuilt).
 
@@ -40,8 +40,8 @@ from pipeline.render.book import get_trim  # noqa: E402
 RENDERERS = ("reportlab", "latex")
 # With each answer used once (the default max_answer_repeats 1) the default list
 # runs short of fresh words near 75 puzzles; a render benchmark needs the pages, not
-# the variety, so answers may come back up to three times.
-DEFAULT_CONFIG = ["puzzles_per_book=100", "patterns_per_shard=130", "max_answer_repeats=3"]
+# the variety, so answers may come back once (2 uses), as a long book of the default data needs.
+DEFAULT_CONFIG = ["puzzles_per_book=100", "patterns_per_shard=130", "max_answer_repeats=2"]
 
 # Run in a fresh process: load the book, then time the render call alone.
 _CHILD = """
@@ -147,16 +147,16 @@ def _bench_one(renderer: str, trim: str, puzzles: list[Path], meta: dict, out: P
 
 
 def _table(rows: list[dict]) -> str:
-    head = f"{'renderer':<10}{'trim':<7}{'layout':<8}{'render s':>9}{'proc s':>8}{'pages':>7}{'size ok':>9}"
+    head = f"{'renderer':<10}{'trim':<13}{'layout':<8}{'render s':>9}{'proc s':>8}{'pages':>7}{'size ok':>9}"
     head += f"{'fonts':>7}{'embedded':>10}{'min pt':>8}{'<floor':>8}"
     lines = [head]
     for r in rows:
         if "error" in r:
-            lines.append(f"{r['renderer']:<10}{r['trim']:<7}failed: {r['error']}")
+            lines.append(f"{r['renderer']:<10}{r['trim']:<13}failed: {r['error']}")
             continue
         yes = {True: "yes", False: "NO"}
         lines.append(
-            f"{r['renderer']:<10}{r['trim']:<7}{r['layout'] or '-':<8}{r['seconds']:>9.2f}{r['process_seconds']:>8.2f}"
+            f"{r['renderer']:<10}{r['trim']:<13}{r['layout'] or '-':<8}{r['seconds']:>9.2f}{r['process_seconds']:>8.2f}"
             f"{r['pages']:>7}{yes[r['page_size_ok'] and r['pages'] == r['pdf_pages']]:>9}{r['fonts']:>7}"
             f"{yes[r['fonts_embedded']]:>10}{r['min_clue_size'] if r['min_clue_size'] is not None else '-':>8}"
             f"{r['below_floor'] if r['below_floor'] is not None else '-':>8}"
@@ -167,7 +167,7 @@ def _table(rows: list[dict]) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--puzzles", type=Path, metavar="DIR", help="a folder of 1.ipuz, 2.ipuz, ... to render")
-    ap.add_argument("--trims", nargs="+", default=["letter", "6x9"])
+    ap.add_argument("--trims", nargs="+", default=["letter", "a4", "6x9", "large-print"])
     ap.add_argument("--renderers", nargs="+", choices=RENDERERS, default=list(RENDERERS))
     ap.add_argument("--notice", nargs="*", type=Path, help="licence texts (default: outputs/lexicon's, if there)")
     ap.add_argument("--config", nargs="*", default=[], help="more key=value overrides for the pipeline run")

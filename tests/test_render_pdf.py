@@ -278,7 +278,7 @@ def test_hopeless_puzzle_still_raises(tmp_path):
     p = _puzzle(PATTERN_15, 5, "Too wordy", [long] * 80)
     out = tmp_path / "b.pdf"
     for trim in ("letter", "6x9"):
-        with pytest.raises(RenderError, match=rf"puzzle 1 \(Too wordy\): .* do not fit .* at {FONT_HARD_MIN:g}pt"):
+        with pytest.raises(RenderError, match=rf"puzzle 1 \(Too wordy\): .* do not fit .* even in {FONT_HARD_MIN:g}pt type"):
             render_pdf(Book("T", "", "", [], [p], trim=trim), out)
         assert not out.exists()  # nothing half-written
 

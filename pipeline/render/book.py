@@ -266,6 +266,19 @@ class Book:
         """The file puzzle ``index`` (0-based) came from, or ``None``."""
         return self.sources[index] if index < len(self.sources) else None
 
+    def clues_do_not_fit(self, index: int, where: str = "") -> RenderError:
+        """The error for puzzle ``index`` (0-based) whose clues do not fit even at :data:`FONT_HARD_MIN`.
+
+        ``where`` says what the renderer tried (" beside a grid of 14pt squares").
+        """
+        puzzle = self.puzzles[index]
+        return RenderError(
+            f"puzzle {index + 1} ({puzzle.title or 'untitled'}): its {len(puzzle.grid.slots())} clues do not fit "
+            f"on a {self.page_trim.name} page{where} even in {FONT_HARD_MIN:g}pt type; shorten the clues or "
+            "choose a larger trim",
+            self.source(index),
+        )
+
     def validate(self) -> None:
         """Check the book can be printed.
 

@@ -277,15 +277,6 @@ class _Fit:
     band: float = 0.0  # "page" layout: height of the grid and the gap below it, bp
 
 
-def _too_long(book: Book, k: int, where: str) -> RenderError:
-    puzzle = book.puzzles[k]
-    return RenderError(
-        f"puzzle {k + 1} ({puzzle.title or 'untitled'}): its {len(puzzle.grid.slots())} clues do not fit "
-        f"{where} on a {book.trim} page even in {FONT_HARD_MIN:g}pt type; shorten the clues or choose a larger trim",
-        book.source(k),
-    )
-
-
 def _grid_too_large(book: Book, k: int, cell: float) -> RenderError:
     puzzle = book.puzzles[k]
     return RenderError(
@@ -339,7 +330,7 @@ def _fit_page(book: Book, k: int, clues: _Clues, extra: float) -> _Fit:
                     cell -= 0.5
             if best is not None:
                 return best
-    raise _too_long(book, k, f"beside a grid of {_CELL_MIN:g}bp squares")
+    raise book.clues_do_not_fit(k, f" beside a grid of {_CELL_MIN:g}bp squares")
 
 
 def _fit_facing(book: Book, k: int, clues: _Clues, extra_grid: float, extra_clues: float) -> _Fit:
@@ -356,7 +347,7 @@ def _fit_facing(book: Book, k: int, clues: _Clues, extra_grid: float, extra_clue
         for ncols in _column_choices(size, tw):
             if _clue_height(clues, size, ncols, tw) <= room:
                 return _Fit(size, ncols, cell, head)
-    raise _too_long(book, k, "on their own page")
+    raise book.clues_do_not_fit(k, " on their own page")
 
 
 def _number_size(cell: float, trim: Trim) -> float:

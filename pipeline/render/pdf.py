@@ -491,16 +491,6 @@ def _column_tops(puzzle: Puzzle, area: _Area, top: float, ncol: int, col_w: floa
     return tops
 
 
-def _too_long(book: Book, k: int, clues: _Clues, where: str) -> RenderError:
-    puzzle = book.puzzles[k]
-    return RenderError(
-        f"puzzle {k + 1} ({puzzle.title or 'untitled'}): its {clues.count} clues do not fit on one "
-        f"{book.page_trim.name} page{where} even at {FONT_HARD_MIN:g}pt type; shorten the clues or "
-        "choose a larger trim",
-        book.source(k),
-    )
-
-
 def _choose_size(trim: Trim, passes, fits):
     """The layout of the first pass that fits at the trim's sizes, else the largest below the floor.
 
@@ -549,7 +539,7 @@ def _puzzle_page(book: Book, k: int, page_no: int) -> _Page:
 
     found = _choose_size(trim, passes, fits)
     if found is None:
-        raise _too_long(book, k, clues, f" with {_CELL_MIN:g}pt squares")
+        raise book.clues_do_not_fit(k, f" with {_CELL_MIN:g}pt squares")
     size, (cell, gx, tops, col_w) = found
     page.texts.extend(_balanced(clues.blocks(size, col_w), tops, area.bottom, col_w, size, clues.number_width(size)))
     page.grids.append(_GridOp(gx, top, cell, puzzle, solution=False))
@@ -591,7 +581,7 @@ def _clue_page(book: Book, k: int, page_no: int) -> _Page:
 
     found = _choose_size(trim, [None], fits)
     if found is None:
-        raise _too_long(book, k, clues, "")
+        raise book.clues_do_not_fit(k)
     size = found[0]
     page.texts.extend(_balanced(clues.blocks(size, col_w), tops, area.bottom, col_w, size, clues.number_width(size)))
     page.clue_size = size
