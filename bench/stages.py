@@ -21,7 +21,7 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ORDER = ["lexicon", "patterns", "connectivity", "filter", "encode", "fill", "clue", "render"]
+ORDER = ["lexicon", "patterns", "connectivity", "filter", "encode", "fill", "clue", "render", "export", "preview", "summary"]
 
 
 def main() -> int:
@@ -31,7 +31,7 @@ def main() -> int:
     ap.add_argument("--keep", action="store_true", help="keep the scratch folder and print its path")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="xwbench-"))
-    for name in ("Snakefile", "config", "templates"):
+    for name in ("Snakefile", "config", "templates", "report"):
         src = ROOT / name
         (shutil.copytree if src.is_dir() else shutil.copy)(src, work / name)
     cmd = [sys.executable, "-m", "snakemake", "--cores", str(args.cores), "--quiet", "all"]
