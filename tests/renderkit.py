@@ -7,6 +7,7 @@ every slot, some clues full of TeX specials and non-Latin text.
 
 from __future__ import annotations
 
+import html
 import random
 import re
 import shutil
@@ -102,6 +103,20 @@ def _norm(text: str) -> str:
 def _pdftotext(path: Path, raw: bool = False) -> str:
     cmd = ["pdftotext"] + (["-raw"] if raw else []) + [str(path), "-"]
     return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+
+
+_WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>')
+
+
+def _words(path, page: int) -> list[tuple[float, float, float, float, str]]:
+    """``(x0, y0, x1, y1, word)`` of every word on ``page``, in points from the top-left corner (pdftotext -bbox)."""
+    out = subprocess.run(
+        ["pdftotext", "-bbox", "-f", str(page), "-l", str(page), str(path), "-"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return [(float(a), float(b), float(c), float(d), html.unescape(w)) for a, b, c, d, w in _WORD.findall(out)]
 
 
 def _pdffonts(path: Path) -> list[tuple[str, str]]:

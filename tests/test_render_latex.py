@@ -6,7 +6,6 @@ Each module fixture typesets one book once; the tests read its PDF back
 
 from __future__ import annotations
 
-import html
 import re
 import subprocess
 
@@ -18,14 +17,15 @@ from pipeline.render.book import FONT_HARD_MIN, TRIMS, get_trim, plan_book
 from renderkit import (
     HAVE_TEX,
     NASTY,
-    PATTERN_5,
     PATTERN_15,
+    PATTERN_5,
     _book,
     _fill,
     _norm,
     _pdffonts,
     _pdftotext,
     _puzzle,
+    _words,
     needs_poppler,
     needs_tex,
 )
@@ -36,20 +36,6 @@ def _page_text(path, page: int, raw: bool = False) -> str:
     """The text of one page (``raw``: in the order TeX wrote it, one clue column after the other)."""
     cmd = ["pdftotext", *(["-raw"] if raw else []), "-f", str(page), "-l", str(page), str(path), "-"]
     return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-
-
-_WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>')
-
-
-def _words(path, page: int) -> list[tuple[float, float, float, float, str]]:
-    """``(x0, y0, x1, y1, text)`` of each word on ``page``, in bp from the top-left corner."""
-    out = subprocess.run(
-        ["pdftotext", "-bbox", "-f", str(page), "-l", str(page), str(path), "-"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    return [(float(a), float(b), float(c), float(d), html.unescape(t)) for a, b, c, d, t in _WORD.findall(out)]
 
 
 def _head_and_foot(path, page: int, book: Book):

@@ -7,7 +7,6 @@ page by page and where each word sits (pdftotext, ``-bbox``), its fonts
 
 from __future__ import annotations
 
-import html
 import re
 import subprocess
 
@@ -16,8 +15,8 @@ import pytest
 from pipeline.render import Book, RenderError, render_pdf
 from pipeline.render.book import FONT_HARD_MIN, TRIMS, fold_text, get_trim, plan_book
 from renderkit import (
-    PATTERN_5,
     PATTERN_15,
+    PATTERN_5,
     _black_groups,
     _book,
     _norm,
@@ -25,6 +24,7 @@ from renderkit import (
     _pdftotext,
     _puzzle,
     _solid_blobs,
+    _words,
     needs_poppler,
 )
 
@@ -34,18 +34,6 @@ def _pages_text(path) -> list[str]:
     """pdftotext -raw of each page (index 0 is page 1)."""
     text = _pdftotext(path, raw=True)
     return text.split("\f")[:-1]
-
-
-def _words(path, page: int) -> list[tuple[float, float, float, float, str]]:
-    """``(x0, y0, x1, y1, word)`` of every word on ``page``, in points from the top-left corner."""
-    out = subprocess.run(
-        ["pdftotext", "-bbox", "-f", str(page), "-l", str(page), str(path), "-"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    found = re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>', out)
-    return [(float(a), float(b), float(c), float(d), html.unescape(w)) for a, b, c, d, w in found]
 
 
 def _region(words, top: float, bottom: float, left: float = 0.0, right: float = 1e9) -> str:
