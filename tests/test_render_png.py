@@ -87,6 +87,7 @@ def test_previews_are_the_first_pages_and_the_same_bytes_every_time(reportlab_bo
     render_previews(pdf, again, dpi=50)
     assert [p.read_bytes() for p in first] == [p.read_bytes() for p in again]
     assert len({p.read_bytes() for p in first}) == 3  # three different pages
+    assert all(p.stat().st_mode & 0o777 == 0o644 for p in first)  # readable like every other output
     # the third page alone, drawn on its own, is the same picture
     render_previews(pdf, [tmp_path / "third.png"], first_page=3, dpi=50)
     assert (tmp_path / "third.png").read_bytes() == first[2].read_bytes()

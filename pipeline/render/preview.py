@@ -141,6 +141,7 @@ def render_previews(pdf_path, out_paths, first_page: int = 1, dpi: int = DEFAULT
                 os.close(fd)
                 staged.append(part)
                 shutil.copyfile(src, part)
+                os.chmod(part, 0o644)  # mkstemp makes it 0600; an output is readable like any other
         except BaseException:
             for part in staged:
                 Path(part).unlink(missing_ok=True)
