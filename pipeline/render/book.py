@@ -15,6 +15,7 @@ the outer one, and alternates sides with the page's parity.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -22,7 +23,7 @@ from typing import Callable, Iterable
 
 from ..model.errors import InputError
 from ..model.fileio import read_text
-from ..model.grid import EMPTY
+from ..model.grid import BLACK, EMPTY
 from ..model.puzzle import Puzzle, read_ipuz
 
 __all__ = [
@@ -44,6 +45,10 @@ __all__ = [
     "TRIM_ALIASES",
     "LAYOUTS",
     "FONT_HARD_MIN",
+    "entry_name",
+    "check_letters_and_clues",
+    "type_sizes",
+    "clip_text",
 ]
 
 DEFAULT_TRIM = "letter"
@@ -308,7 +313,7 @@ class Book:
                     raise RenderError(f"puzzle {k + 1}: no clue for {slot.label}", self.source(k))
             unclued = puzzle.unclued()
             if unclued:
-                listed = ", ".join(f"{slot.number}-{slot.direction.title()} {answer}" for slot, answer in unclued[:10])
+                listed = ", ".join(f"{entry_name(slot)} {answer}" for slot, answer in unclued[:10])
                 more = f" and {len(unclued) - 10} more" if len(unclued) > 10 else ""
                 raise RenderError(
                     f"puzzle {k + 1}: {len(unclued)} entries have an empty clue ({listed}{more}); add a clue "
@@ -316,6 +321,86 @@ class Book:
                     "missing-clues.txt) and run the clue stage again",
                     self.source(k),
                 )
+
+
+def entry_name(slot) -> str:
+    """An entry as messages name it: ``"17-Across"``.
+
+    Examples
+    --------
+    >>> from pipeline.model.grid import Grid
+    >>> [entry_name(s) for s in Grid.from_rows(["AB", "CD"]).slots()][:2]
+    ['1-Across', '3-Across']
+    """
+    return f"{slot.number}-{slot.direction.title()}"
+
+
+_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def check_letters_and_clues(puzzle: Puzzle, source, need: str) -> None:
+    """Raise unless every white cell holds one letter A-Z and every entry has a clue.
+
+    The exports (``.puz``, the NYT submission) need exactly that; the books
+    check less (:meth:`Book.validate`).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle to export.
+    source : str or path
+        Names the puzzle in the message.
+    need : str
+        Ends the message about a bad cell: what the export needs and why.
+
+    Raises
+    ------
+    RenderError
+        Naming the first bad cell (row, column and its entries) or the
+        first entry with no clue (and its answer).
+    """
+    grid = puzzle.grid
+    for i, ch in enumerate(grid.cells):
+        if ch != BLACK and ch not in _LETTERS:
+            r, c = divmod(i, grid.cols)
+            slots = [entry_name(s) for s in grid.slots() if i in s.cells]
+            where = f" (in {' and '.join(slots)})" if slots else ""
+            raise RenderError(f"cell row {r + 1} column {c + 1}{where} holds {ch!r}; {need}", source)
+    for slot in grid.slots():
+        if not puzzle.clues.get((slot.direction, slot.number), "").strip():
+            raise RenderError(f"{entry_name(slot)} ({grid.word(slot)}) has no clue", source)
+
+
+def type_sizes(high: float, low: float, step: float) -> list[float]:
+    """Type sizes from ``high`` down to ``low``, ``step`` points apart (empty if ``high < low``).
+
+    Examples
+    --------
+    >>> type_sizes(9, 8, 0.25), type_sizes(7.75, 8, 0.25)
+    ([9.0, 8.75, 8.5, 8.25, 8.0], [])
+    """
+    n = math.floor((high - low) / step + 1e-9)
+    return [round(high - i * step, 4) for i in range(n + 1)]
+
+
+def clip_text(text: str, width: float, measure: Callable[[str], float], ellipsis: str = "...") -> str:
+    """``text``, cut short and ended with ``ellipsis`` if ``measure`` finds it wider than ``width``.
+
+    The cut text is measured with ``...`` after it; if not even that fits,
+    the result is empty.
+
+    Examples
+    --------
+    >>> clip_text("Crosswords, Volume 1", 10, len)
+    'Crossw...'
+    >>> clip_text("Crosswords", 2, len)
+    ''
+    """
+    if measure(text) <= width:
+        return text
+    while text and measure(text + "...") > width:
+        text = text[:-1]
+    return text.rstrip() + ellipsis if text else ""
 
 
 def heading_title(puzzle, k: int) -> str:

@@ -76,10 +76,12 @@ from .book import (
     Plan,
     RenderError,
     Trim,
+    clip_text,
     contents_label,
     fold_text,
     heading_title,
     plan_book,
+    type_sizes,
 )
 from .texescape import tex_escape
 
@@ -234,12 +236,6 @@ def _column_choices(size: float, text_width: float) -> tuple[int, ...]:
     return (2, 3) if third >= _COL_MEASURE * size else (2,)
 
 
-def _sizes(high: float, low: float) -> list[float]:
-    """Type sizes from ``high`` down to ``low`` in steps of :data:`_SIZE_STEP`."""
-    n = int(math.floor((high - low) / _SIZE_STEP + 1e-9))
-    return [round(high - i * _SIZE_STEP, 2) for i in range(n + 1)]
-
-
 def _heading_height(title: str, text_width: float) -> float:
     """Height (bp) of a "Puzzle k" heading with ``title`` beside it."""
     w = pdfmetrics.stringWidth(_latin1(title), "Helvetica", 12) + 110
@@ -252,11 +248,7 @@ def _times_width(text: str, size: float, font: str = "Times-Roman") -> float:
 
 def _truncate(label: str, size: float, width: float, font: str = "Times-Roman") -> str:
     """``label``, cut short with an ellipsis to be at most ``width`` bp in ``font`` at ``size``."""
-    if _times_width(label, size, font) <= width:
-        return label
-    while label and _times_width(label + "...", size, font) > width:
-        label = label[:-1]
-    return label.rstrip() + "\u2026"
+    return clip_text(label, width, lambda t: _times_width(t, size, font), "\u2026")
 
 
 _HEAD_SIZE = 8.0 * 0.92  # running heads: \footnotesize Helvetica, scaled as helvet is loaded
@@ -312,7 +304,7 @@ def _fit_page(book: Book, k: int, clues: _Clues, extra: float) -> _Fit:
         raise _grid_too_large(book, k, min(biggest, (th - head - _GRID_GAP) / rows))
     passes = ((_CELL_COMFORT, trim.font_floor), (_CELL_MIN, trim.font_floor), (_CELL_MIN, FONT_HARD_MIN))
     for cell_floor, size_floor in passes:
-        for size in _sizes(trim.font_max, size_floor):
+        for size in type_sizes(trim.font_max, size_floor, _SIZE_STEP):
             skip = size * _LEADING
             best = None  # at this size, the columns that leave the grid the most room (fewer on a tie)
             for ncols in _column_choices(size, tw):
@@ -343,7 +335,7 @@ def _fit_facing(book: Book, k: int, clues: _Clues, extra_grid: float, extra_clue
     if cell < _CELL_MIN:
         raise _grid_too_large(book, k, cell)
     room = th - HEADING_HEIGHT - extra_clues
-    for size in _sizes(trim.font_max, FONT_HARD_MIN):
+    for size in type_sizes(trim.font_max, FONT_HARD_MIN, _SIZE_STEP):
         for ncols in _column_choices(size, tw):
             if _clue_height(clues, size, ncols, tw) <= room:
                 return _Fit(size, ncols, cell, head)

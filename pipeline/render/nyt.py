@@ -23,9 +23,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas as rl_canvas
 
 from ..model.fileio import write_bytes
-from ..model.grid import BLACK
 from ..model.puzzle import Puzzle
-from .book import RenderError
+from .book import RenderError, check_letters_and_clues, entry_name
 from .pdf import _BOLD, _REGULAR, _clean, _draw_grid, _GridOp, _register_fonts, _wrap
 
 __all__ = ["render_submission", "CLUE_SIZE", "LINE_STEP"]
@@ -46,7 +45,6 @@ _CELL_SHARED_MIN = 16.0  # smallest square for both grids on page 1; else one gr
 _NUMBER_GAP = 8.0  # between the clue number and the clue
 _ANSWER_GAP = 24.0  # between the clue and the answer column
 _CLUE_MIN_WIDTH = 144.0
-_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
 @dataclass
@@ -57,28 +55,16 @@ class _Page:
     grids: list[tuple[float, float, float, bool]] = field(default_factory=list)  # x, top, cell, filled
 
 
-def _label(slot) -> str:
-    return f"{slot.number}-{slot.direction.title()}"
+_HEAD_Y = _PAGE_H - _MARGIN + 12 - _HEAD_SIZE  # the head's first baseline: it rises into the top margin a little
 
 
-def _check(puzzle: Puzzle, source: str) -> None:
-    grid = puzzle.grid
-    for i, ch in enumerate(grid.cells):
-        if ch != BLACK and ch not in _LETTERS:
-            r, c = divmod(i, grid.cols)
-            raise RenderError(
-                f"cell row {r + 1} column {c + 1} holds {ch!r}; the submission grid needs one letter A-Z a square",
-                source,
-            )
-    for slot in grid.slots():
-        if not puzzle.clues.get((slot.direction, slot.number), "").strip():
-            raise RenderError(f"{_label(slot)} ({grid.word(slot)}) has no clue", source)
+def _head_rule(head: list[str]) -> float:
+    """Where the rule under the running head's lines goes."""
+    return _HEAD_Y - _HEAD_LEADING * (max(len(head), 1) - 1) - _HEAD_GAP
 
 
 def _content_top(head: list[str]) -> float:
-    first = _PAGE_H - _MARGIN + 12 - _HEAD_SIZE  # the head rises into the top margin a little
-    rule = first - _HEAD_LEADING * (max(len(head), 1) - 1) - _HEAD_GAP
-    return rule - 18
+    return _head_rule(head) - 18
 
 
 def _grid_pages(puzzle: Puzzle, title: str, top: float) -> list[_Page]:
@@ -156,14 +142,14 @@ def _clue_pages(entries: list[tuple[str, list[tuple[str, str, str]]]], top: floa
 
 
 def _draw(c, page: _Page, puzzle: Puzzle, head: list[str], page_no: int, total: int) -> None:
-    y = _PAGE_H - _MARGIN + 12 - _HEAD_SIZE
+    y = _HEAD_Y
     c.setFillGray(0)
     c.setFont(_REGULAR, _HEAD_SIZE)
     c.drawRightString(_PAGE_W - _MARGIN, y, f"{page_no} of {total}")
     for k, text in enumerate(head):
         c.setFont(_BOLD if k == 0 else _REGULAR, _HEAD_SIZE)
         c.drawString(_MARGIN, y - k * _HEAD_LEADING, text)
-    rule = y - _HEAD_LEADING * (max(len(head), 1) - 1) - _HEAD_GAP
+    rule = _head_rule(head)
     c.setLineWidth(0.5)
     c.setStrokeGray(0)
     c.line(_MARGIN, rule, _PAGE_W - _MARGIN, rule)
@@ -231,7 +217,7 @@ def render_submission(puzzle: Puzzle, out_path, constructor: str = "", contact: 
     invariant mode fixes dates and the document ID.  O(clue text).
     """
     source = str(out_path) if source is None else str(source)
-    _check(puzzle, source)
+    check_letters_and_clues(puzzle, source, "the submission grid needs one letter A-Z a square")
     _register_fonts()
     warnings: list[str] = []
 
@@ -247,7 +233,7 @@ def render_submission(puzzle: Puzzle, out_path, constructor: str = "", contact: 
     entries = []
     for direction in ("across", "down"):
         rows = [
-            (str(slot.number), clean(clue, _label(slot)), answer) for slot, answer, clue in puzzle.entries(direction)
+            (str(slot.number), clean(clue, entry_name(slot)), answer) for slot, answer, clue in puzzle.entries(direction)
         ]
         if rows:
             entries.append((direction.upper(), rows))

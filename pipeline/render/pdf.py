@@ -71,10 +71,12 @@ from .book import (
     Plan,
     RenderError,
     Trim,
+    clip_text,
     contents_label,
     fold_text,
     heading_title,
     plan_book,
+    type_sizes,
 )
 
 __all__ = ["render_pdf"]
@@ -201,15 +203,6 @@ def _wrap_measured(words: list[tuple[str, float]], font: str, size: float, width
     return lines
 
 
-def _clip(text: str, font: str, size: float, width: float) -> str:
-    """``text``, cut short with ``...`` if it is wider than ``width`` points."""
-    if _width(text, font, size) <= width:
-        return text
-    while text and _width(text + "...", font, size) > width:
-        text = text[:-1]
-    return text.rstrip() + "..." if text else ""
-
-
 # -- drawing operations -------------------------------------------------------
 @dataclass
 class _Text:
@@ -300,14 +293,6 @@ def _fixed_heading(page: _Page, area: _Area, label: str) -> float:
     if top < area.top - HEADING_HEIGHT:  # a constant that drifted, not bad input
         raise RenderError(f"the {label!r} heading takes {area.top - top:.1f}pt, over the plan's {HEADING_HEIGHT:g}pt")
     return area.top - HEADING_HEIGHT
-
-
-def _sizes(high: float, low: float) -> list[float]:
-    """Type sizes from ``high`` down to ``low`` in :data:`_FONT_STEP` steps (empty if ``high < low``)."""
-    if high < low - 1e-9:
-        return []
-    n = int(round((high - low) / _FONT_STEP))
-    return [high - _FONT_STEP * i for i in range(n + 1)]
 
 
 def _largest_fitting(sizes: list[float], fits):
@@ -499,11 +484,11 @@ def _choose_size(trim: Trim, passes, fits):
     at :data:`FONT_HARD_MIN`.
     """
     for p in passes:
-        found = _largest_fitting(_sizes(trim.font_max, trim.font_floor), lambda s: fits(p, s))
+        found = _largest_fitting(type_sizes(trim.font_max, trim.font_floor, _FONT_STEP), lambda s: fits(p, s))
         if found:
             return found
     best = None
-    low = _sizes(trim.font_floor - _FONT_STEP, FONT_HARD_MIN)
+    low = type_sizes(trim.font_floor - _FONT_STEP, FONT_HARD_MIN, _FONT_STEP)
     for p in passes:
         found = _largest_fitting(low, lambda s: fits(p, s))
         if found and (best is None or found[0] > best[0]):
@@ -658,7 +643,7 @@ def _contents_page(book: Book, plan: Plan, index: int, page_no: int) -> _Page:
         box = (x, top - (r + 1) * CONTENTS_LEADING, x + col_w, top - r * CONTENTS_LEADING)
         num = str(number)
         num_x0 = x + col_w - _width(num, _REGULAR, size)
-        text = _clip(_clean(label), _REGULAR, size, num_x0 - x - 2 * pitch)
+        text = clip_text(_clean(label), num_x0 - x - 2 * pitch, lambda t: _width(t, _REGULAR, size))
         page.texts.append(_Text(x, y, text, _REGULAR, size, box=box))
         # Dot leaders on a pitch common to every line, so the dots line up.
         first = math.ceil((_width(text, _REGULAR, size) + pitch * 0.25) / pitch)
@@ -700,9 +685,9 @@ def _furnish(page: _Page, trim: Trim, page_no: int, book_title: str) -> None:
         top_margin = trim.height * 72 - area.top
         y = area.top + min(_RUNNING_RAISE, top_margin * 0.5)
         box = (area.left, area.top, area.right, trim.height * 72)
-        outer = _clip(_clean(page.head), _REGULAR, _RUNNING_SIZE, area.width * 0.62)
+        outer = clip_text(_clean(page.head), area.width * 0.62, lambda t: _width(t, _REGULAR, _RUNNING_SIZE))
         outer_w = _width(outer, _REGULAR, _RUNNING_SIZE)
-        inner = _clip(book_title, _ITALIC, _RUNNING_SIZE, area.width - outer_w - 18)
+        inner = clip_text(book_title, area.width - outer_w - 18, lambda t: _width(t, _ITALIC, _RUNNING_SIZE))
         if page_no % 2 == 1:  # recto: outer side on the right
             page.texts.append(_Text(area.right, y, outer, _REGULAR, _RUNNING_SIZE, "right", box))
             if inner:

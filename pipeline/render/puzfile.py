@@ -27,12 +27,11 @@ import puz
 from ..model.fileio import write_bytes
 from ..model.grid import BLACK
 from ..model.puzzle import Puzzle
-from .book import RenderError, fold_text
+from .book import RenderError, check_letters_and_clues, entry_name, fold_text
 
 __all__ = ["write_puz", "puz_bytes", "verify_puz", "PUZ_VERSION"]
 
 PUZ_VERSION = "1.3"
-_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _BLACK, _BLANK = puz.BLACKSQUARE, puz.BLANKSQUARE
 # The masked checksums are 8 bytes at offset 16: the low halves, then the high halves.
 _MAGIC_AT = 16
@@ -40,10 +39,6 @@ _MAGIC_AT = 16
 
 def _latin1(ch: str) -> bool:
     return ord(ch) < 256
-
-
-def _label(slot) -> str:
-    return f"{slot.number}-{slot.direction.title()}"
 
 
 def _fold(text: str, what: str, source: str, warnings: list[str]) -> str:
@@ -59,31 +54,15 @@ def _ordered_slots(puzzle: Puzzle):
     return sorted(puzzle.grid.slots(), key=lambda s: (s.number, s.direction != "across"))
 
 
-def _check(puzzle: Puzzle, source: str) -> None:
-    """Raise RenderError unless every white cell is one letter A-Z and every entry has a clue."""
+def _build(puzzle: Puzzle, source: str) -> tuple[puz.Puzzle, list[str]]:
+    """The puzpy puzzle for ``puzzle`` and the warnings its folding raised."""
     grid = puzzle.grid
     if grid.rows < 1 or grid.cols < 1 or grid.rows > 255 or grid.cols > 255:
         raise RenderError(f"a {grid.rows}x{grid.cols} grid cannot be a .puz (1 to 255 squares a side)", source)
-    for i, ch in enumerate(grid.cells):
-        if ch != BLACK and ch not in _LETTERS:
-            r, c = divmod(i, grid.cols)
-            slots = [_label(s) for s in grid.slots() if i in s.cells]
-            where = f" (in {' and '.join(slots)})" if slots else ""
-            raise RenderError(
-                f"cell row {r + 1} column {c + 1}{where} holds {ch!r}; a .puz square must be one letter A-Z "
-                "(rebus and unfilled squares are not exported)",
-                source,
-            )
-    for slot in grid.slots():
-        if not puzzle.clues.get((slot.direction, slot.number), "").strip():
-            raise RenderError(f"{_label(slot)} ({grid.word(slot)}) has no clue", source)
-
-
-def _build(puzzle: Puzzle, source: str) -> tuple[puz.Puzzle, list[str]]:
-    """The puzpy puzzle for ``puzzle`` and the warnings its folding raised."""
-    _check(puzzle, source)
+    check_letters_and_clues(
+        puzzle, source, "a .puz square must be one letter A-Z (rebus and unfilled squares are not exported)"
+    )
     warnings: list[str] = []
-    grid = puzzle.grid
     p = puz.Puzzle(version=PUZ_VERSION)
     p.width, p.height = grid.cols, grid.rows
     p.solution = "".join(_BLACK if ch == BLACK else ch for ch in grid.cells)
@@ -93,7 +72,7 @@ def _build(puzzle: Puzzle, source: str) -> tuple[puz.Puzzle, list[str]]:
     p.copyright = _fold(puzzle.copyright, "copyright", source, warnings)
     p.notes = _fold(str(puzzle.extra.get("notes") or ""), "notes", source, warnings)
     p.clues = [
-        _fold(puzzle.clues[(s.direction, s.number)], _label(s), source, warnings) for s in _ordered_slots(puzzle)
+        _fold(puzzle.clues[(s.direction, s.number)], entry_name(s), source, warnings) for s in _ordered_slots(puzzle)
     ]
     return p, warnings
 
@@ -220,7 +199,7 @@ def verify_puz(data: bytes, puzzle: Puzzle, source: str = "puzzle") -> None:
     entries = sorted(numbering.across + numbering.down, key=lambda e: e["clue_index"])
     solution = got.solution_grid()
     for entry, slot, text in zip(entries, _ordered_slots(puzzle), want.clues):
-        label = _label(slot)
+        label = entry_name(slot)
         if (entry["num"], entry["dir"], entry["cell"], entry["len"]) != (
             slot.number,
             slot.direction,
