@@ -11,8 +11,6 @@ Two renderers print the same :class:`~pipeline.render.book.Book`:
 """
 
 from .book import TRIMS, Book, RenderError, Trim, get_trim, load_book
-from .latex import render_latex
-from .pdf import render_pdf
 from .texescape import tex_escape
 
 __all__ = [
@@ -26,3 +24,17 @@ __all__ = [
     "render_latex",
     "tex_escape",
 ]
+
+
+def __getattr__(name):
+    # The renderers load reportlab and jinja2 (about 80 ms): only when one is
+    # asked for, so every `xw` command that reads the book model starts fast.
+    if name == "render_pdf":
+        from .pdf import render_pdf
+
+        return render_pdf
+    if name == "render_latex":
+        from .latex import render_latex
+
+        return render_latex
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
