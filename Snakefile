@@ -7,7 +7,9 @@ import shlex
 import sys
 from pathlib import Path
 
-from snakemake.utils import min_version, validate
+from snakemake.utils import min_version
+
+from pipeline.config import check_config_or_exit
 
 min_version("8.0")
 
@@ -15,7 +17,7 @@ min_version("8.0")
 configfile: "config/config.yaml"
 
 
-validate(config, "config/config.schema.yaml")
+check_config_or_exit(config, Path(workflow.basedir) / "config" / "config.schema.yaml")
 
 
 # `snakemake --report outputs/report.html` (make report): this page, then the
