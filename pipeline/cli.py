@@ -418,6 +418,14 @@ def _cmd_summary(args) -> int:
     return EXIT_OK
 
 
+def _cmd_check_config(args) -> int:
+    from .config import load_config
+
+    config = load_config(args.configfile, args.config, base=args.base, schema_path=args.schema)
+    print(json.dumps(config, sort_keys=True))
+    return EXIT_OK
+
+
 def _cmd_preview(args) -> int:
     from .render.preview import render_previews
 
@@ -780,6 +788,19 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--constructor", default="", help="name atop each NYT page (default: the puzzle's author)")
     s.add_argument("--contact", default="", help="address, e-mail, phone under the name (\\n starts a new line)")
     s.set_defaults(func=_cmd_export)
+
+    s = sub.add_parser(
+        "check-config", help="check the config as snakemake --configfile FILE --config KEY=VALUE would see it"
+    )
+    s.add_argument(
+        "configfile", nargs="*", type=Path, metavar="FILE", help="config files merged over --base, in order"
+    )
+    s.add_argument(
+        "--config", nargs="+", action="extend", default=[], metavar="KEY=VALUE", help="values over the files'"
+    )
+    s.add_argument("--base", type=Path, help="the Snakefile's configfile (default: config/config.yaml of xwbook)")
+    s.add_argument("--schema", type=Path, help="the JSON schema (default: config/config.schema.yaml of xwbook)")
+    s.set_defaults(func=_cmd_check_config)
     return p
 
 
@@ -789,7 +810,8 @@ def main(argv=None) -> int:
     try:
         return args.func(args)
     except InputError as e:
-        print(f"xw {args.command}: error: {e}", file=sys.stderr)
+        for line in str(e).splitlines() or [""]:  # a config's problems: one line each
+            print(f"xw {args.command}: error: {line}", file=sys.stderr)
         return EXIT_INPUT
     except StageFailed as e:
         print(f"xw {args.command}: failed: {e}", file=sys.stderr)

@@ -281,21 +281,34 @@ def _merge(config: dict, key: str, value) -> None:
         config[key] = value
 
 
-def load_config(path=None, options=(), schema_path=None) -> dict:
-    """A config file (default ``config/config.yaml``) with ``KEY=VALUE`` options merged, checked.
+def load_config(paths=(), options=(), base=None, schema_path=None) -> dict:
+    """The config as ``snakemake --configfile PATH ... --config KEY=VALUE ...`` sees it, checked.
+
+    Parameters
+    ----------
+    paths : list of str or os.PathLike
+        Config files merged, in order, over ``base``.
+    options : list of str
+        ``KEY=VALUE`` options (`parse_config_option`) merged over them.
+    base : str or os.PathLike, optional
+        The Snakefile's own ``configfile:``; default ``config/config.yaml``
+        beside `SCHEMA_PATH`.
 
     Raises
     ------
     InputError
-        A missing or unreadable file, YAML that does not parse, a malformed
-        option, or the problems `check_config` finds.
+        A missing or unreadable file, YAML that does not parse or is not a
+        mapping, a malformed option, or the problems `check_config` finds.
     """
-    path = Path(path) if path is not None else SCHEMA_PATH.with_name("config.yaml")
-    config = _load_yaml(path, "config file")
-    if config is None:
-        config = {}
-    if not isinstance(config, dict):
-        raise InputError(f"the config is {type(config).__name__}, not a mapping of keys to values", path)
+    config: dict = {}
+    for path in [base or SCHEMA_PATH.with_name("config.yaml"), *paths]:
+        data = _load_yaml(path, "config file")
+        if data is None:
+            continue
+        if not isinstance(data, dict):
+            raise InputError(f"the config is {type(data).__name__}, not a mapping of keys to values", path)
+        for key, value in data.items():
+            _merge(config, key, value)
     for option in options:
         _merge(config, *parse_config_option(option))
     return check_config(config, schema_path)
