@@ -4,7 +4,8 @@ One job fills one book, so the word index is loaded once for all its
 puzzles.  Book ``n`` of ``N`` takes every ``N``-th candidate pattern; a
 pattern that cannot be filled within the budget is reported and the next
 one is tried.  Outputs are written only when every puzzle of the book is
-filled, so a failed job leaves nothing behind.
+filled, all at once (:func:`~pipeline.model.fileio.write_all`), so a failed
+or killed job leaves no grid behind, or only whole ones.
 
 Variety across the book: an answer is used in at most
 ``max_answer_repeats`` puzzles (1: never twice in a book), and while it may
@@ -29,7 +30,7 @@ from collections import Counter
 
 from ..model.cluefile import clue_key, read_clues_for
 from ..model.errors import InputError
-from ..model.fileio import atomic_write, write_text
+from ..model.fileio import write_all, write_text
 from ..model.hexcodec import encode_grid, read_pattern_file
 from ..model.seeds import derive_seed
 from .index import load_index
@@ -194,9 +195,7 @@ def fill_book(
             if used_up
             else ""
         )
-        with atomic_write(report_path) as f:
-            f.write(header)
-            f.writelines(rows)
+        write_text(report_path, header + "".join(rows))
         raise FillShortfall(
             f"book {book}: filled {len(filled)} of {len(out_paths)} puzzles from {len(pool)} candidate "
             f"patterns ({counts['unfillable']} proven unfillable, {counts['timeout']} out of budget at "
@@ -204,11 +203,8 @@ def fill_book(
             f"(patterns_per_shard), relax the filter, raise fill_timeout_s and fill_max_nodes, "
             f"or use a larger word list.{spent} Attempts: {report_path}"
         )
-    for path, grid in zip(out_paths, filled):
-        write_text(path, grid.to_text())
-    with atomic_write(report_path) as f:
-        f.write(header)
-        f.writelines(rows)
+    # Every grid and the report staged first, then renamed into place together.
+    write_all([*((path, grid.to_text()) for path, grid in zip(out_paths, filled)), (report_path, header + "".join(rows))])
     return {
         "filled": len(filled),
         "tried": len(rows),
