@@ -24,7 +24,7 @@ from ._kernel import Words
 __all__ = ["LengthIndex", "WordIndex", "load_index", "LETTERS"]
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_CACHE_VERSION = 3
+_CACHE_VERSION = 4  # 4: the entry starts with the SHA-256 of the pickle after it
 
 
 class LengthIndex:
@@ -157,24 +157,43 @@ def load_index(wordlist_path, cache_dir=None, min_length: int = 2, max_length: i
     """Read a word list and index it, through an on-disk cache when given.
 
     The cache key is the list's bytes (SHA-256), so an edited list is
-    re-indexed and a stale cache is never used.
+    re-indexed and a stale cache is never used.  An entry is written to a
+    temporary file and renamed into place (a killed job leaves no entry
+    under its name), and it carries the SHA-256 of its own contents: an
+    entry that does not match them is never read, but rebuilt.  So the
+    cache cannot change what a fill finds, only how soon it starts.
 
     Notes
     -----
-    Building is O(total letters); loading a cached index is one unpickle.
+    Building is O(total letters); loading a cached index is one checksum
+    and one unpickle.
     """
     path = Path(wordlist_path)
     if cache_dir is not None:
         digest = hashlib.sha256(path.read_bytes()).hexdigest()[:24]
         cache = Path(cache_dir) / f"index-v{_CACHE_VERSION}-{min_length}-{max_length}-{digest}.pickle"
-        if cache.exists():
-            try:
-                with open(cache, "rb") as f:
-                    return pickle.load(f)
-            except Exception:
-                pass  # a damaged cache is rebuilt below
+        index = _read_cache(cache)
+        if index is not None:
+            return index
     index = WordIndex(read_wordlist(path, min_length=min_length, max_length=max_length))
     if cache_dir is not None:
         os.makedirs(cache_dir, exist_ok=True)
-        write_bytes(cache, pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL))
+        payload = pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL)
+        write_bytes(cache, hashlib.sha256(payload).digest() + payload)
     return index
+
+
+def _read_cache(cache: Path) -> WordIndex | None:
+    """The index in ``cache`` if the entry is whole (its checksum matches), else None."""
+    try:
+        data = cache.read_bytes()
+    except OSError:
+        return None
+    checksum, payload = data[:32], data[32:]
+    if len(checksum) < 32 or hashlib.sha256(payload).digest() != checksum:
+        return None  # damaged or of another format: rebuilt
+    try:
+        index = pickle.loads(payload)
+    except Exception:
+        return None
+    return index if isinstance(index, WordIndex) else None
