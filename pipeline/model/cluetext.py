@@ -14,7 +14,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from .errors import InputError
+from .errors import InputError, numbered_lines
 from .fileio import read_text
 from .wordlist import normalise
 
@@ -211,7 +211,7 @@ class Blocklist:
             Naming the file and line of an entry that is not letters.
         """
         words, inside = [], []
-        for lineno, raw in enumerate(read_text(path).splitlines(), start=1):
+        for lineno, raw in numbered_lines(read_text(path)):
             line = raw.split("#", 1)[0].strip()
             if not line:
                 continue

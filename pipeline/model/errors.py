@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["InputError"]
+__all__ = ["InputError", "numbered_lines"]
 
 
 class InputError(Exception):
@@ -34,3 +34,23 @@ class InputError(Exception):
         if self.path is not None:
             where = self.path + (f":{self.line}" if self.line is not None else "") + ": "
         return where + self.message
+
+
+def numbered_lines(text: str):
+    """``(line number, line)`` for each line of ``text``, numbered as an editor numbers them.
+
+    Only ``\\n`` ends a line (a ``\\r`` before it is dropped): ``str.splitlines``
+    also breaks at form feeds, ``\\x1c``-``\\x1e``, NEL and U+2028/9, so every
+    line number after one would be off from what ``wc -l``, ``sed -n`` and
+    editors show, and an InputError would name the wrong line.
+
+    Examples
+    --------
+    >>> list(numbered_lines("a\\fb\\r\\nc\\n"))
+    [(1, 'a\\x0cb'), (2, 'c')]
+    """
+    parts = text.split("\n")
+    if parts and parts[-1] == "":
+        parts.pop()
+    for lineno, line in enumerate(parts, start=1):
+        yield lineno, line[:-1] if line.endswith("\r") else line

@@ -8,10 +8,11 @@ or start with ``#`` are skipped.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from pathlib import Path
 
-from .errors import InputError
+from .errors import InputError, numbered_lines
 from .fileio import atomic_write, read_text
 
 __all__ = ["normalise", "read_wordlist", "write_wordlist", "DEFAULT_SCORE"]
@@ -50,9 +51,17 @@ def normalise(text: str) -> str:
     return "".join(out)
 
 
+# Digits 0-9 only: float() also takes "1_0", "nan", "inf" and other scripts' digits.
+_SCORE = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+# A score after the word with no ';' before it: "DOG 50", "DOG\t50", "DOG,50".
+_UNSEPARATED_SCORE = re.compile(r"[^\W\d_][\s,:=]+[0-9.]+")
+
+
 def _parse_score(text: str) -> float:
+    if not _SCORE.fullmatch(text):
+        raise ValueError
     score = float(text)
-    if score != score or not 0 <= score <= 100:
+    if not 0 <= score <= 100:
         raise ValueError
     return score
 
@@ -73,7 +82,7 @@ def read_wordlist(path, min_length: int = 1, max_length: int = 99) -> dict[str, 
     path = Path(path)
     words: dict[str, float] = {}
     first_seen: dict[str, int] = {}
-    for lineno, raw in enumerate(read_text(path).splitlines(), start=1):
+    for lineno, raw in numbered_lines(read_text(path)):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -83,6 +92,8 @@ def read_wordlist(path, min_length: int = 1, max_length: int = 99) -> dict[str, 
         try:
             word = normalise(entry)
         except ValueError as e:
+            if not sep and _UNSEPARATED_SCORE.search(entry):
+                raise InputError(f"no ';' between word and score in {entry!r} (write WORD;score)", path, lineno) from None
             raise InputError(str(e), path, lineno) from None
         if not word:
             raise InputError(f"no letters in entry {entry!r}", path, lineno)
