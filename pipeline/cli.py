@@ -182,7 +182,9 @@ def _cmd_encode(args) -> int:
 def _cmd_hex(args) -> int:
     from .encode import decode_lines, encode_lines
 
-    lines = sys.stdin.read().splitlines()
+    from .model.errors import numbered_lines
+
+    lines = [line for _, line in numbered_lines(sys.stdin.read())]
     out = encode_lines(lines) if args.direction == "encode" else decode_lines(lines)
     for line in out:
         print(line)
@@ -197,7 +199,9 @@ def _cmd_fill(args) -> int:
     from .model.fileio import read_text
     from .model.grid import parse_grid
 
-    grid = parse_grid(read_text(args.grid), args.grid)
+    text = read_text(args.grid)
+    grid = parse_grid(text, args.grid, fillable=True)
+    _check_style(grid, text, args)
     t0 = time.perf_counter()
     index = load_index(args.wordlist, cache_dir=args.cache)
     load_seconds = time.perf_counter() - t0
@@ -227,6 +231,29 @@ def _cmd_fill(args) -> int:
     if result.status == FILLED:
         return EXIT_OK
     return EXIT_UNFILLABLE if result.status == UNFILLABLE else EXIT_TIMEOUT
+
+
+def _check_style(grid, text, args) -> None:
+    """With ``--style``: an InputError listing the rules the grid breaks, at the line of the first bad cell."""
+    import re
+
+    from .model.grid import grid_row_lines
+    from .model.rules import parse_rule_option, rule_violations, style_rules
+
+    if args.style is None:
+        if args.rule:
+            raise InputError("--rule changes a style's rules: give the --style too")
+        return
+    overrides = dict(parse_rule_option(r) for r in args.rule)
+    rules = style_rules(args.style, grid.rows, grid.cols, overrides, where="--rule")
+    broken = rule_violations(grid, rules, limit=5)
+    if not broken:
+        return
+    # rule_violations names cells r{row}c{col} (pipeline.model.rules.cell_name).
+    cells = [re.search(r"\br(\d+)c\d+\b", b) for b in broken]
+    row = next((int(m.group(1)) for m in cells if m), None)
+    line = None if row is None else grid_row_lines(text)[row - 1]
+    raise InputError(f"the grid breaks the {args.style} rules: {'; '.join(broken)}", args.grid, line)
 
 
 def _scored_at_least(index, min_score):
@@ -285,7 +312,7 @@ def _cmd_count(args) -> int:
     from .model.fileio import read_text
     from .model.grid import BLACK, parse_grid
 
-    grid = parse_grid(read_text(args.grid), args.grid)
+    grid = parse_grid(read_text(args.grid), args.grid, fillable=True)
     if args.list is not None and args.list < 0:
         raise InputError(f"--list {args.list}: give a number of fills, 0 or more")
     index = load_index(args.wordlist, cache_dir=args.cache)
@@ -648,6 +675,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="every letter of the grid different (the first fill of an exhaustive search)",
     )
+    _add_rule_options(s, None, "first check the grid against this rule preset's rules (exit 2 naming the broken ones)")
     s.set_defaults(func=_cmd_fill)
 
     s = sub.add_parser("count", help="count every fill of a grid (word squares); the count is the last line")

@@ -11,12 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from .errors import InputError
+from .errors import InputError, numbered_lines
 
-__all__ = ["BLACK", "EMPTY", "Grid", "Slot", "parse_grid", "grid_lines"]
+__all__ = ["BLACK", "EMPTY", "MAX_SIDE", "Grid", "Slot", "parse_grid", "grid_row_lines", "grid_lines"]
 
 BLACK = "#"
 EMPTY = "."
+#: The most rows or columns a grid read from a file may have: the filler's
+#: longest slot (pipeline/fill/_kernel.c), far past any printed crossword.
+MAX_SIDE = 64
 
 # Emogic's templates write 'x' for a black square and 'o' for an empty one.
 _CELL_ALIASES = {"#": BLACK, "x": BLACK, ".": EMPTY, "o": EMPTY, "_": EMPTY, "?": EMPTY}
@@ -214,7 +217,7 @@ def _find_slots(rows: int, cols: int, cells: list[str]) -> list[Slot]:
     return across + down
 
 
-def parse_grid(text: str, path=None) -> Grid:
+def parse_grid(text: str, path=None, fillable: bool = False) -> Grid:
     """Read grid text: one row a line.
 
     ``#`` (or Emogic's ``x``) is black, ``.`` (or ``o``, ``_``, ``?``) is an
@@ -222,26 +225,42 @@ def parse_grid(text: str, path=None) -> Grid:
     ``x`` and ``o`` are read as capitals).  Spaces between cells and blank
     lines before or after the grid are ignored.
 
+    Parameters
+    ----------
+    text : str
+    path : str or os.PathLike, optional
+        Named in errors.
+    fillable : bool
+        Also require a grid to fill: at least one word, and every white
+        square in a word (a run of two or more across or down).
+
     Raises
     ------
     InputError
-        On an unknown character, rows of different lengths or an empty grid,
-        naming the line.
+        On an unknown character, rows of different lengths, an empty grid or
+        one wider or taller than `MAX_SIDE`, naming the line; with
+        ``fillable``, a grid of no words or a white square in none.
+
+    Examples
+    --------
+    >>> parse_grid("..#\\n...").row_strings()
+    ['..#', '...']
+    >>> parse_grid(".#.\\n###", "g.txt", fillable=True)
+    Traceback (most recent call last):
+    pipeline.model.errors.InputError: g.txt:1: no words: every row and column has fewer than 2 white squares in a row
     """
     rows: list[str] = []
-    first_line = None
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        line = raw.replace(" ", "").replace("\t", "").rstrip("\r")
+    row_lines: list[int] = []
+    for lineno, raw in numbered_lines(text):
+        line = raw.replace(" ", "").replace("\t", "")
         if not line:
             if rows:
                 # A blank line ends the grid; anything after it is an error.
-                rest = [(k, t) for k, t in enumerate(text.splitlines()[lineno:], start=lineno + 1) if t.strip()]
+                rest = [k for k, t in numbered_lines(text) if k > lineno and t.strip()]
                 if rest:
-                    raise InputError("text after the blank line that ended the grid", path, rest[0][0])
+                    raise InputError("text after the blank line that ended the grid", path, rest[0])
                 break
             continue
-        if first_line is None:
-            first_line = lineno
         out = []
         for col, ch in enumerate(line, start=1):
             if ch in _CELL_ALIASES:
@@ -258,11 +277,51 @@ def parse_grid(text: str, path=None) -> Grid:
                 )
         if rows and len(out) != len(rows[0]):
             raise InputError(
-                f"row has {len(out)} cells but the first row (line {first_line}) has {len(rows[0])}",
+                f"row has {len(out)} cells but the first row (line {row_lines[0]}) has {len(rows[0])}",
                 path,
                 lineno,
             )
+        if len(out) > MAX_SIDE:
+            raise InputError(f"row of {len(out)} cells: a grid is at most {MAX_SIDE} wide", path, lineno)
+        if len(rows) == MAX_SIDE:
+            raise InputError(f"row {len(rows) + 1}: a grid is at most {MAX_SIDE} rows tall", path, lineno)
         rows.append("".join(out))
+        row_lines.append(lineno)
     if not rows:
         raise InputError("no grid found (empty input)", path)
-    return Grid.from_rows(rows)
+    grid = Grid.from_rows(rows)
+    if fillable:
+        _check_fillable(grid, path, row_lines)
+    return grid
+
+
+def grid_row_lines(text: str) -> list[int]:
+    """The line number of each row of a grid `parse_grid` reads from ``text``.
+
+    Examples
+    --------
+    >>> grid_row_lines("\\n\\n..\\n..\\n")
+    [3, 4]
+    """
+    out = []
+    for lineno, raw in numbered_lines(text):
+        if raw.replace(" ", "").replace("\t", ""):
+            out.append(lineno)
+        elif out:
+            break
+    return out
+
+
+def _check_fillable(grid: Grid, path, row_lines: list[int]) -> None:
+    """InputError unless ``grid`` has a word and every white square is in one."""
+    if not grid.slots():
+        raise InputError(
+            "no words: every row and column has fewer than 2 white squares in a row", path, row_lines[0]
+        )
+    in_word = {i for s in grid.slots() for i in s.cells}
+    for i, ch in enumerate(grid.cells):
+        if ch != BLACK and i not in in_word:
+            r, c = divmod(i, grid.cols)
+            raise InputError(
+                f"column {c + 1}: a white square in no word (no white neighbour across or down)", path, row_lines[r]
+            )

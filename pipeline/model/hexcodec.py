@@ -16,10 +16,11 @@ made one, and the prefix keeps the hex part in the seed's form.
 from __future__ import annotations
 
 import math
+import re
 
-from .errors import InputError
+from .errors import InputError, numbered_lines
 from .fileio import atomic_write, read_text
-from .grid import Grid
+from .grid import MAX_SIDE, Grid
 
 __all__ = ["bin2hex", "hex2bin", "encode_grid", "decode_pattern", "read_pattern_file", "write_pattern_file"]
 
@@ -28,6 +29,8 @@ _BIN = ["0000", "0001", "0010", "0011", "0100", "0101", "0110", "0111",
         "0", "1", "00", "01", "10", "11", "000", "001", "010", "011", "100", "101", "110", "111"]  # fmt: skip
 _HEX = "0123456789ABCDEFghijklmnopqrst"
 _TO_HEX = dict(zip(_BIN, _HEX))
+_SIZE = re.compile(r"[0-9]{1,6}[xX][0-9]{1,6}")
+_RATIO = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 _TO_BIN = dict(zip(_HEX, _BIN))
 # Lower-case a-f are read as A-F; the seed never wrote them, but people type them.
 _TO_BIN.update({h.lower(): b for h, b in zip("ABCDEF", _BIN[10:16])})
@@ -83,25 +86,34 @@ def decode_pattern(line: str, path=None, lineno: int | None = None) -> Grid:
     """Read one hex pattern line (square, or ``ROWSxCOLS:HEX``) into a Grid.
 
     A line of the seed's 580-line pattern files, ``HEX ratio`` or
-    ``HEX,ratio``, is read too: only the first field is the pattern.
+    ``HEX,ratio``, is read too: the pattern is the first field, the second
+    must be a number and there is no third.
 
     Raises
     ------
     InputError
-        Naming ``path`` and ``lineno`` when the line is not a pattern.
+        Naming ``path`` and ``lineno`` when the line is not a pattern: a
+        character outside the code, a length that is no grid's, a side
+        over `MAX_SIDE`, or more on the line than ``HEX ratio``.
     """
     field = line.strip().replace(",", " ").split()
     if not field:
         raise InputError("empty pattern line", path, lineno)
+    if len(field) > 2 or (len(field) == 2 and not _RATIO.fullmatch(field[1])):
+        junk = " ".join(field[1:])
+        raise InputError(
+            f"{junk[:40]!r} after the pattern: a line is HEX, or the seed's HEX ratio (a number)", path, lineno
+        )
     text = field[0]
     rows = cols = None
     if ":" in text:
         size, text = text.split(":", 1)
-        try:
-            r, c = size.lower().split("x")
-            rows, cols = int(r), int(c)
-        except ValueError:
-            raise InputError(f"size {size!r} is not ROWSxCOLS", path, lineno) from None
+        if not _SIZE.fullmatch(size):
+            raise InputError(f"size {size[:40]!r} is not ROWSxCOLS (two whole numbers, 5x7)", path, lineno)
+        r, c = size.lower().split("x")
+        rows, cols = int(r), int(c)
+        if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+            raise InputError(f"size {size}: rows and columns go from 1 to {MAX_SIDE}", path, lineno)
     try:
         bits = hex2bin(text)
     except ValueError as e:
@@ -114,6 +126,8 @@ def decode_pattern(line: str, path=None, lineno: int | None = None) -> Grid:
                 path,
                 lineno,
             )
+        if side > MAX_SIDE:
+            raise InputError(f"{side}x{side} is too big: rows and columns go up to {MAX_SIDE}", path, lineno)
         rows = cols = side
     elif rows * cols != len(bits) or rows <= 0 or cols <= 0:
         raise InputError(f"{rows}x{cols} needs {rows * cols} bits, the hex holds {len(bits)}", path, lineno)
@@ -129,7 +143,7 @@ def read_pattern_file(path) -> list[tuple[int, str, Grid]]:
         On a missing file or a line that is not a pattern, naming file and line.
     """
     out = []
-    for lineno, line in enumerate(read_text(path).splitlines(), start=1):
+    for lineno, line in numbered_lines(read_text(path)):
         if line.strip():
             out.append((lineno, line, decode_pattern(line, path, lineno)))
     return out
