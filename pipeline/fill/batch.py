@@ -37,11 +37,19 @@ from .index import load_index
 from .quality import fill_best
 from .search import FILLED, Filler
 
-__all__ = ["FillShortfall", "read_candidates", "fill_book"]
+__all__ = ["FillShortfall", "FillClockLimit", "read_candidates", "fill_book"]
 
 
 class FillShortfall(Exception):
     """Too few candidate patterns could be filled for a book."""
+
+
+class FillClockLimit(FillShortfall):
+    """The wall-clock safety limit ended a search before its node budget did.
+
+    What such a search finds depends on the machine's speed and load, so
+    the book is not written rather than written differently from run to run.
+    """
 
 
 def read_candidates(path) -> list:
@@ -86,7 +94,9 @@ def fill_book(
     seed : int
         The run's seed; each attempt's seed is derived from it.
     timeout : float
-        Seconds allowed per pattern (a safety limit).
+        Seconds allowed per pattern: a safety limit when ``max_nodes`` is
+        given (reaching it first raises :class:`FillClockLimit`), the
+        budget itself when it is not.
     max_nodes : int, optional
         Words tried per pattern before moving on.  Unlike seconds, this
         budget does not depend on the machine, so a run is reproducible.
@@ -119,6 +129,8 @@ def fill_book(
     ------
     FillShortfall
         When the candidates run out first; its message says how many filled and why.
+    FillClockLimit
+        When ``max_nodes`` is given and ``timeout`` ends a search first (nothing is written).
     InputError
         Bad arguments, or a bad line in ``clue_file`` or the shards (file and line named).
     """
@@ -160,6 +172,7 @@ def fill_book(
             return filler.fill(timeout, max_nodes)
 
         result = attempt(banned)
+        _check_clock(result, book, i, timeout, max_nodes, improve_nodes)
         # Two answers of one fill may share their only clue; ban the later one and fill again.
         while clues is not None and result.status == FILLED:
             clash = clues.clash(result.words)
@@ -167,6 +180,7 @@ def fill_book(
                 break
             banned = banned | {clash}
             result = attempt(banned)
+            _check_clock(result, book, i, timeout, max_nodes, improve_nodes)
         search_seconds += result.seconds
         counts[result.status] += 1
         rows.append(
@@ -215,6 +229,19 @@ def fill_book(
         "blocked": len(blocked),
         "repeated": sum(1 for n in uses.values() if n > 1),
     }
+
+
+def _check_clock(result, book: int, i: int, timeout: float, max_nodes, improve_nodes: int) -> None:
+    """Raise FillClockLimit if the clock, not the node budget, decided ``result`` (when there is a node budget)."""
+    if max_nodes is None or not result.wall_clock:
+        return
+    budget = f"{max_nodes} words" + (f", then {improve_nodes} more to improve the fill" if improve_nodes else "")
+    raise FillClockLimit(
+        f"book {book}: candidate {i + 1} reached the wall-clock safety limit of {timeout:g} s (fill_timeout_s) "
+        f"after {result.nodes} words tried, before its node budget ({budget}) ran out. What a search cut "
+        "short by the clock finds depends on the machine's speed and load, so no fill is written: raise "
+        "fill_timeout_s, or lower fill_max_nodes and fill_improve_nodes, and run again."
+    )
 
 
 class _ClueBook:

@@ -58,6 +58,9 @@ def fill_best(
         the last one the one that stopped the search) and
         ``bound`` (the first floor at which the grid proved unfillable, or
         None) in ``extra``; or the first round's result when nothing filled.
+        Its ``wall_clock`` is True when ``timeout`` ended any round, or the
+        search, before the node budgets did: then which fill is returned
+        depends on the machine's speed.
 
     Examples
     --------
@@ -83,14 +86,19 @@ def fill_best(
     rounds = 0
     bound = None
     total_nodes = 0
+    wall_clock = False
     while True:
+        if nodes_left is not None and nodes_left <= 0:
+            break
         left = deadline - time.perf_counter()
-        if left <= 0 or (nodes_left is not None and nodes_left <= 0):
+        if left <= 0 and rounds:  # the first round always runs: it is the result when nothing fills
+            wall_clock = True
             break
         filler = Filler(grid, index, seed=seed + rounds, min_score=floor, exclude=exclude, penalty=penalty)
         result = filler.fill(left, nodes_left)
         rounds += 1
         total_nodes += result.nodes
+        wall_clock = wall_clock or result.wall_clock
         if nodes_left is not None and rounds > 1:
             nodes_left -= result.nodes
         first = first or result
@@ -110,4 +118,5 @@ def fill_best(
     out.seconds = time.perf_counter() - start
     out.nodes = total_nodes
     out.extra = {"rounds": rounds, "bound": bound}
+    out.wall_clock = wall_clock
     return out

@@ -68,6 +68,9 @@ class FillResult:
         Mean score of the entries of the fill.
     min_entry_score : float or None
         The lowest-scored entry in the fill.
+    wall_clock : bool
+        True when the wall-clock ``timeout``, not the node budget, ended
+        the search: such a result depends on the machine's speed and load.
     """
 
     status: str
@@ -80,6 +83,7 @@ class FillResult:
     min_entry_score: float | None = None
     words: list[str] = field(default_factory=list)
     extra: dict = field(default_factory=dict)
+    wall_clock: bool = False
 
     def as_dict(self) -> dict:
         return {
@@ -209,7 +213,9 @@ class Filler:
         """Search for a fill within ``timeout`` seconds and ``max_nodes`` words tried.
 
         The node budget makes "out of time" reproducible: the same grid, list,
-        seed and budget give the same result on any machine at any load.
+        seed and budget give the same result on any machine at any load,
+        unless the wall clock ends the search first (``wall_clock`` in the
+        result).
         """
         start = time.perf_counter()
         p = self.problem
@@ -222,6 +228,8 @@ class Filler:
             args.append(moved)
         status, chosen, nodes, fails, restarts = _kernel.solve(*args)
         r = FillResult(_STATUS[status], seconds=time.perf_counter() - start, nodes=nodes, fails=fails, restarts=restarts)
+        # The kernel stops on the node budget only past it (nodes > budget), on the clock at or under it.
+        r.wall_clock = r.status == TIMEOUT and nodes <= budget
         if chosen is not None:
             cells_out = list(p.grid.cells)
             for li, slot_cells, k in zip(self.lidx, p.cells, chosen):
