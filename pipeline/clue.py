@@ -31,9 +31,9 @@ from pathlib import Path
 
 from .model.cluefile import clue_key, read_clues_for
 from .model.errors import InputError
-from .model.fileio import read_text, write_text
+from .model.fileio import read_text, write_all, write_text
 from .model.grid import parse_grid
-from .model.puzzle import Puzzle, write_ipuz
+from .model.puzzle import Puzzle, ipuz_text
 
 __all__ = ["MissingClues", "MISSING_MODES", "MISSING_LIST", "assign_distinct", "clue_book"]
 
@@ -264,8 +264,8 @@ def clue_book(
     elif missing_path.is_file():
         missing_path.unlink()  # a list from an earlier run, now all clued
     printed = [text for clued in chosen for text in clued.values() if text]
-    for path, grid, clued, k in zip(out_paths, grids, chosen, range(1, len(grids) + 1)):
-        puzzle = Puzzle(
+    puzzles = [
+        Puzzle(
             grid=grid,
             clues=clued,
             title=title.replace("{k}", str(k)),
@@ -273,7 +273,10 @@ def clue_book(
             copyright=copyright,
             publisher=publisher,
         )
-        write_ipuz(path, puzzle)
+        for k, (grid, clued) in enumerate(zip(grids, chosen), start=1)
+    ]
+    # Every .ipuz staged first, then all renamed into place: a killed job leaves the old set or the new.
+    write_all([(path, ipuz_text(puzzle)) for path, puzzle in zip(out_paths, puzzles)])
     return {
         "puzzles": len(grids),
         "answers": len(answers),

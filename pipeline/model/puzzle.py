@@ -14,7 +14,7 @@ from .errors import InputError
 from .fileio import read_text, write_text
 from .grid import BLACK, Grid, Slot
 
-__all__ = ["Puzzle", "read_ipuz", "write_ipuz", "IPUZ_VERSION", "IPUZ_KIND"]
+__all__ = ["Puzzle", "read_ipuz", "write_ipuz", "ipuz_text", "IPUZ_VERSION", "IPUZ_KIND"]
 
 IPUZ_VERSION = "http://ipuz.org/v2"
 IPUZ_KIND = "http://ipuz.org/crossword#1"
@@ -142,9 +142,14 @@ class Puzzle:
         return cls(grid=grid, clues=clues, **known)
 
 
+def ipuz_text(puzzle: Puzzle) -> str:
+    """``puzzle`` as the text of an ``.ipuz`` file (JSON, stable key order)."""
+    return json.dumps(puzzle.to_ipuz(), ensure_ascii=False, indent=1) + "\n"
+
+
 def write_ipuz(path, puzzle: Puzzle) -> None:
     """Write ``puzzle`` as ``.ipuz`` JSON (atomically, stable key order)."""
-    write_text(path, json.dumps(puzzle.to_ipuz(), ensure_ascii=False, indent=1) + "\n")
+    write_text(path, ipuz_text(puzzle))
 
 
 def read_ipuz(path) -> Puzzle:
