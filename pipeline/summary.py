@@ -23,7 +23,7 @@ import html
 import json
 
 from .model.errors import InputError
-from .model.fileio import read_text, write_text
+from .model.fileio import read_text, write_all
 
 __all__ = ["summarize_book", "PATTERN_COLUMNS", "FILL_COLUMNS"]
 
@@ -179,9 +179,10 @@ def summarize_book(fill_report, pattern_stats, render_stats, out_path, html_path
     for _, figures, _ in renders:
         total.update(figures)
     table = [columns] + [[_fmt(r[c]) for c in columns] for r in rows + [total]]
-    write_text(out_path, "".join("\t".join(cells) + "\n" for cells in table))
+    files = [(out_path, "".join("\t".join(cells) + "\n" for cells in table))]
     if html_path is not None:
-        write_text(html_path, _html(table, book))
+        files.append((html_path, _html(table, book)))
+    write_all(files)  # both written, then both renamed into place
     return {**{c: total[c] for c in columns[1:]}, "puzzles": n}
 
 
