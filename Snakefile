@@ -61,6 +61,12 @@ NOTICES = (
 )
 
 
+# On a cluster (config/slurm), `group:` makes one job of each pattern shard
+# (patterns, connectivity, filter) and one of each book (fill, clue, render,
+# export, preview, summary): 1 + shards + 1 + books jobs in all. A local run
+# ignores groups and spreads the same jobs over its cores.
+
+
 def _rule_value(v):
     return "null" if v is None else str(v).lower() if isinstance(v, bool) else v
 
@@ -102,6 +108,8 @@ rule lexicon:
 
 
 rule patterns:
+    group:
+        "shard"
     output:
         f"{OUT}/patterns/raw/{{shard}}.hex",
     params:
@@ -120,6 +128,8 @@ rule patterns:
 
 
 rule connectivity:
+    group:
+        "shard"
     input:
         f"{OUT}/patterns/raw/{{shard}}.hex",
     output:
@@ -136,6 +146,8 @@ rule connectivity:
 
 
 rule filter:
+    group:
+        "shard"
     input:
         patterns=f"{OUT}/patterns/connected/{{shard}}.hex",
         wordlist=WORDLIST,
@@ -173,6 +185,8 @@ rule encode:
 
 
 rule fill:
+    group:
+        "book"
     input:
         candidates=f"{OUT}/patterns/patterns.hex",
         wordlist=WORDLIST,
@@ -213,6 +227,8 @@ rule fill:
 # The answers left without a clue are listed in outputs/reports/book-{n}/missing-clues.txt,
 # not a declared output: Snakemake deletes a failed job's outputs, and that is when it matters.
 rule clue:
+    group:
+        "book"
     input:
         grids=expand(f"{OUT}/fills/book-{{{{book}}}}/{{k}}.txt", k=PUZZLES),
         clues=CLUES,
@@ -241,6 +257,8 @@ rule clue:
 
 
 rule render:
+    group:
+        "book"
     input:
         puzzles=expand(f"{OUT}/puzzles/book-{{{{book}}}}/{{k}}.ipuz", k=PUZZLES),
         notices=NOTICES,
@@ -274,6 +292,8 @@ rule render:
 # .puz beside each .ipuz (Across Lite); with nyt_submission, an NYT-style
 # submission PDF per puzzle too (filled grid, double-spaced clue list).
 rule export:
+    group:
+        "book"
     input:
         expand(f"{OUT}/puzzles/book-{{{{book}}}}/{{k}}.ipuz", k=PUZZLES),
     output:
@@ -293,6 +313,8 @@ rule export:
 if PREVIEW_PAGES:
 
     rule preview:
+        group:
+            "book"
         input:
             PDF[PREVIEW_RENDERER],
         output:
@@ -319,6 +341,8 @@ if PREVIEW_PAGES:
 # One table per book: its patterns' statistics, its fill and each PDF's pages
 # and clue type (pipeline/summary.py), as TSV and as HTML for the report.
 rule summary:
+    group:
+        "book"
     input:
         fills=f"{OUT}/fills/book-{{book}}/report.tsv",
         patterns=f"{OUT}/patterns/stats.tsv",
