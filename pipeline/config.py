@@ -34,6 +34,7 @@ _JSON_TYPES = {"integer": "a whole number", "number": "a number", "string": "a s
 
 
 def _load_yaml(path, what: str):
+    """``(data, line)``: a YAML file's contents and the line its top-level value starts on."""
     import yaml
 
     path = Path(path)
@@ -45,12 +46,17 @@ def _load_yaml(path, what: str):
         raise InputError("is a directory, expected a file", path) from None
     except UnicodeDecodeError as e:
         raise InputError(f"not valid UTF-8 (byte {e.start})", path) from None
+    loader = yaml.SafeLoader(text)
     try:
-        return yaml.safe_load(text)
+        node = loader.get_single_node()
+        data = None if node is None else loader.construct_document(node)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
         raise InputError(f"not valid YAML: {problem}", path, None if mark is None else mark.line + 1) from None
+    finally:
+        loader.dispose()
+    return data, None if node is None else node.start_mark.line + 1
 
 
 def _validator(schema: dict):
@@ -198,7 +204,7 @@ def config_problems(config, schema_path=None) -> list[str]:
     >>> config_problems({**good, "books": 0, "trim": "folio"})
     ['books: 0 is less than the minimum of 1', "trim: 'folio' is not one of letter, 8.5x11, 6x9, a4, large-print"]
     """
-    schema = _load_yaml(schema_path or SCHEMA_PATH, "config schema")
+    schema, _ = _load_yaml(schema_path or SCHEMA_PATH, "config schema")
     if not isinstance(config, dict):
         return [f"the config is {type(config).__name__}, not a mapping of keys to values"]
     errors = sorted(_validator(schema).iter_errors(config), key=lambda e: [str(p) for p in e.absolute_path])
@@ -302,11 +308,11 @@ def load_config(paths=(), options=(), base=None, schema_path=None) -> dict:
     """
     config: dict = {}
     for path in [base or SCHEMA_PATH.with_name("config.yaml"), *paths]:
-        data = _load_yaml(path, "config file")
+        data, line = _load_yaml(path, "config file")
         if data is None:
             continue
         if not isinstance(data, dict):
-            raise InputError(f"the config is {type(data).__name__}, not a mapping of keys to values", path)
+            raise InputError(f"the config is a {type(data).__name__}, not a mapping of keys to values", path, line)
         for key, value in data.items():
             _merge(config, key, value)
     for option in options:

@@ -288,7 +288,7 @@ def parse_grid(text: str, path=None, fillable: bool = False) -> Grid:
         rows.append("".join(out))
         row_lines.append(lineno)
     if not rows:
-        raise InputError("no grid found (empty input)", path)
+        raise InputError("no grid found (empty input)", path, None if path is None else 1)
     grid = Grid.from_rows(rows)
     if fillable:
         _check_fillable(grid, path, row_lines)
