@@ -183,6 +183,11 @@ CASES = [
     ),
     Case("ipuz/truncated.ipuz", "render", 45, "not JSON"),
     Case("ipuz/truncated.ipuz", "export", 45, "not JSON"),
+    # The same files through the other stages that read them: none writes a thing.
+    Case("hex/trailing-junk.hex", "connectivity", 2, "'junk' after the pattern"),
+    Case("hex/too-big.hex", "filter", 2, "65x65 is too big"),
+    Case("wordlist/nan-score.txt", "fill-book-words", 2, "score 'nan' is not a number"),
+    Case("wordlist/form-feed-in-comment.txt", "fill-book-words", 3, "digit '0' in 'D0G'"),
 ]
 # Every config file Snakemake refuses, xw check-config refuses with the same words.
 CASES += [Case(c.source, "check-config", c.where, c.says) for c in CASES if c.runner == "snakemake"]
@@ -220,6 +225,7 @@ def support(tmp_path_factory):
     (d / "clues.txt").write_text(GOOD_CLUES)
     (d / "shards").mkdir()
     (d / "puzzle.ipuz").write_text(_ipuz())
+    (d / "open-3x3.hex").write_text("FFh\n")  # filled from the good list: BAT ORE WET, BOW ARE TET
     work = d / "workflow"
     work.mkdir()
     for item in ("Snakefile", "config", "templates", "report"):
@@ -243,6 +249,12 @@ def _command(runner: str, source: str, out: Path, support: Path, args=(), puzzle
                            "--books", "1", "--seed", "1", "--timeout", "5", "--no-blocklist",
                            "--report", str(out.parent / "report.tsv"),
                            "--out", *(str(out / f"{k}.txt") for k in range(1, puzzles + 1))],  # fmt: skip
+        "connectivity": XW + ["connectivity", source, "--out", str(out / "c.hex"), "--report", str(out / "c.tsv")],
+        "filter": XW + ["filter", source, "--out", str(out / "f.hex"), "--stats", str(out / "f.tsv"),
+                        "--style", "american"],  # fmt: skip
+        "fill-book-words": XW + ["fill-book", "--candidates", str(support / "open-3x3.hex"), "--wordlist", source,
+                                 "--book", "1", "--books", "1", "--report", str(out / "report.tsv"),
+                                 "--out", str(out / "1.txt"), "--no-blocklist"],  # fmt: skip
         "render": XW + ["render", "reportlab", source, "--out", str(out / "book.pdf")],
         "export": XW + ["export", source, "--puz", str(out / "1.puz")],
         "check-config": XW + ["check-config", source],
@@ -412,7 +424,6 @@ CONTROLS = [
 def test_each_command_takes_good_input(runner, source, args, support, tmp_path):
     (support / "good-grid.txt").write_text("BAT\nORE\nWE.\n")
     (support / "good.hex").write_text(SEED_A + "\n")
-    (support / "open-3x3.hex").write_text("FFh\n")  # filled from the good list: BAT ORE WET, BOW ARE TET
     out = tmp_path / "out"
     out.mkdir()
     path = source if runner == "option" else str(support / source)
