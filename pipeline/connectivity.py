@@ -19,7 +19,7 @@ from .model.fileio import atomic_write
 from .model.graph import components, is_connected, white_graph
 from .model.grid import Grid
 from .model.hexcodec import encode_grid, read_pattern_file, write_pattern_file
-from .model.rules import Rules, graph_violations, rules_by_size, style_rules  # noqa: F401 (style_rules: the doctests)
+from .model.rules import Rules, graph_violations, rules_by_size
 
 __all__ = [
     "white_graph",
@@ -60,6 +60,7 @@ def connectivity_reasons(grid: Grid, rules: Rules) -> list[str]:
     Examples
     --------
     >>> from pipeline.model.grid import parse_grid
+    >>> from pipeline.model.rules import style_rules
     >>> g = parse_grid("...#...\\n.......\\n...#...")
     >>> connectivity_reasons(g, style_rules("american", 3, 7))
     []
