@@ -12,10 +12,14 @@ TEX_PACKAGES := latexmk texlive-latex-base texlive-latex-recommended texlive-fon
 TOOL_PACKAGES := poppler-utils
 TEX_FILES := tikz.sty mathptmx.sty helvet.sty fancyhdr.sty multicol.sty geometry.sty
 
-.PHONY: book test test-slow bench setup tex clean report
+.PHONY: book book-slurm test test-slow bench setup tex clean report
 
 book: setup tex
 	$(BIN)/snakemake --cores $(CORES)
+
+# The same book on a SLURM cluster, from its login node (README: "Running on a cluster").
+book-slurm: setup tex
+	$(BIN)/snakemake --profile config/slurm
 
 # The book, then the Snakemake report of the run (previews, per-book statistics, job runtimes).
 report: book
@@ -36,7 +40,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml setup.py pipeline/fill/_kernel.c pipeline/patterns/_kernel.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,slurm]'
 	touch $@
 
 # Install TeX and poppler when missing: as root with apt-get; otherwise say what to install.
