@@ -756,6 +756,13 @@ def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_d
             marks, heights, columns = _marks(work)
             log = (work / "book.log").read_text(errors="replace")
             spilled = _overflows(book, plan, marks, heights, _overfull_pages(log), work)
+            if plan.layout == "page":
+                # Columns balanced a fraction of a point past the page: TeX moves the whole
+                # puzzle onto the next page, both its marks with it, so nothing says it spilled.
+                for k, f in enumerate(fits):
+                    moved = marks.get(("puzzle", k + 1)) != plan.puzzle_pages[k]
+                    if moved and k + 1 in columns and f.head + f.band + columns[k + 1] > trim.text_height * 72:
+                        spilled.setdefault((k, "clues"), 0.0)
             if not spilled:
                 break
             if rounds == _ROUNDS:
