@@ -49,7 +49,7 @@ def test_tex_escape_each_special(ch):
 # What tex_escape may write after a backslash: these commands (each closed by
 # ``{}``) and the escaped specials.
 _ESCAPE_COMMANDS = re.compile(
-    r"\\(?:(?:textbackslash|textasciicircum|textasciitilde|textless|textgreater|textbar|dots|nobreakspace"
+    r"\\(?:(?:textbackslash|textasciicircum|textasciitilde|textless|textgreater|textbar|dots|nobreakspace|allowbreak"
     r"|textbullet|dag|ddag|texttrademark|OE|oe)\{\}|[{}$&#_%-])"
 )
 

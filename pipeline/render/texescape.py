@@ -60,6 +60,17 @@ _TYPOGRAPHIC = {
 _LIGATURE_PAIRS = {("!", "`"), ("?", "`"), (",", ","), ("-", "-"), ("'", "'"), ("`", "`")}
 _QUOTE_OPENERS = " ([{`\u00a0"
 
+# A run of more than _LONG_RUN characters without a space (a URL, a string of
+# specials, a word of 60 letters) gets places to break: TeX would otherwise
+# set it on one line, past the column and off the page.  After punctuation a
+# plain break (\allowbreak, as url.sty does), between letters a hyphen (\-);
+# never more than _MAX_GAP characters apart, never closer than _MIN_GAP.
+_LONG_RUN = 16
+_MAX_GAP = 10
+_MIN_GAP = 3
+_BREAK_AFTER = set("/.,;:?!&=_#%\\{}~^$|<>[]@+*)-\u2013\u2014\u2026")
+_ALLOW_BREAK = r"\allowbreak{}"
+
 
 def _printable(ch: str) -> bool:
     o = ord(ch)
@@ -92,12 +103,16 @@ def tex_escape(text: str) -> str:
           combining accent; other characters are folded to ASCII (``ł`` ->
           ``l``, ``ś`` -> ``s``) or, failing that, ``?``;
         * control characters are dropped, tabs and line breaks become spaces
-          (so text can never end a paragraph inside a macro argument).
+          (so text can never end a paragraph inside a macro argument);
+        * a run of more than 16 characters without a space may break after
+          its punctuation (``\allowbreak``) and, at most 10 characters
+          apart, between letters with a hyphen (``\-``): a URL or a
+          60-letter word wraps in its column instead of running off the page.
 
     Examples
     --------
-    >>> print(tex_escape(r"\input{secrets.txt} 100% & $5"))
-    \textbackslash{}input\{secrets.txt\} 100\% \& \$5
+    >>> print(tex_escape(r"\input{notes} 100% & $5"))
+    \textbackslash{}input\{notes\} 100\% \& \$5
     >>> print(tex_escape("Zoë’s café — 東京"))
     Zoë's café --- ??
 
@@ -108,9 +123,10 @@ def tex_escape(text: str) -> str:
     TeX.
     """
     text = fold_text(unicodedata.normalize("NFC", str(text)), _printable)
+    breaks = _break_points(text)
     out: list[str] = []
     prev = " "
-    for ch in text:
+    for i, ch in enumerate(text):
         if ch in _SPECIALS:
             piece = _SPECIALS[ch]
         elif ch in _TYPOGRAPHIC:
@@ -123,5 +139,34 @@ def tex_escape(text: str) -> str:
         if out and (out[-1][-1], piece[0]) in _LIGATURE_PAIRS:
             out.append("{}")
         out.append(piece)
+        if i in breaks:
+            out.append(breaks[i])
         prev = ch
     return "".join(out)
+
+
+def _break_points(text: str) -> dict[int, str]:
+    """``{i: TeX}``: where a long run of ``text`` may break after character ``i``, and how.
+
+    Examples
+    --------
+    >>> print(tex_escape("see https://example.com/a_b?c=d now"))
+    see https:\\allowbreak{}//example.\\allowbreak{}com/\\allowbreak{}a\\_b?\\allowbreak{}c=d now
+    >>> print(tex_escape("x" * 24))
+    xxxxxxxxxx\\-xxxxxxxxxx\\-xxxx
+    """
+    out: dict[int, str] = {}
+    start = 0
+    for end in [*(i for i, ch in enumerate(text) if ch == " "), len(text)]:
+        if end - start > _LONG_RUN:
+            since = 0
+            for i in range(start, end - 1):
+                since += 1
+                ch, nxt = text[i], text[i + 1]
+                if since >= _MIN_GAP and ch in _BREAK_AFTER:
+                    out[i], since = _ALLOW_BREAK, 0
+                elif since >= _MAX_GAP:
+                    out[i] = "\\-" if ch.isalpha() and nxt.isalpha() else _ALLOW_BREAK
+                    since = 0
+        start = end + 1
+    return out
