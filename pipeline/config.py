@@ -25,7 +25,9 @@ from pathlib import Path
 
 from .model.errors import InputError
 
-__all__ = ["SCHEMA_PATH", "config_problems", "check_config", "check_config_or_exit", "load_config", "parse_config_option"]
+__all__ = [
+    "SCHEMA_PATH", "config_problems", "check_config", "check_config_or_exit", "load_config", "parse_config_option",
+]  # fmt: skip
 
 #: The schema beside the default config, ``config/config.schema.yaml``.
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "config" / "config.schema.yaml"
@@ -112,7 +114,8 @@ def _message(error) -> list[str]:
             f"{_key([*error.absolute_path, k])}: unknown key{_known(str(k), known)}" for k in value if k not in known
         ]
     if kind == "propertyNames":
-        return [f"{where}{_short(value)} is not one of {', '.join(map(str, error.schema['propertyNames'].get('enum', [])))}"]
+        names = error.schema["propertyNames"].get("enum", [])
+        return [f"{where}{_short(value)} is not one of {', '.join(map(str, names))}"]
     if kind == "required" and isinstance(value, dict):
         return [f"{_key([*error.absolute_path, k])}: missing (a required key)" for k in expected if k not in value]
     if kind == "type":

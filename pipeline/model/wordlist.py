@@ -93,7 +93,8 @@ def read_wordlist(path, min_length: int = 1, max_length: int = 99) -> dict[str, 
             word = normalise(entry)
         except ValueError as e:
             if not sep and _UNSEPARATED_SCORE.search(entry):
-                raise InputError(f"no ';' between word and score in {entry!r} (write WORD;score)", path, lineno) from None
+                problem = f"no ';' between word and score in {entry!r} (write WORD;score)"
+                raise InputError(problem, path, lineno) from None
             raise InputError(str(e), path, lineno) from None
         if not word:
             raise InputError(f"no letters in entry {entry!r}", path, lineno)
