@@ -105,6 +105,28 @@ def _pdftotext(path: Path, raw: bool = False) -> str:
     return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
 
 
+def render_hostile_latex(book: Book, tmp_path: Path, name: str) -> str:
+    """Render ``book`` with LaTeX beside a planted ``secrets.txt``; the PDF's text (``pdftotext -raw``).
+
+    Fails if the page count differs from the plan's or if any string ran as
+    TeX code: read a file (``/etc/passwd``, ``secrets.txt``) or wrote one
+    (``pwned``).
+    """
+    from pipeline.render import render_latex
+    from pipeline.render.book import plan_book
+
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "secrets.txt").write_text("TOPSECRET\n")
+    out = tmp_path / f"{name}.pdf"
+    stats = render_latex(book, out, workdir=work)
+    assert stats["pages"] == plan_book(book).total
+    assert not (work / "pwned").exists() and not (work / "pwned.tex").exists()
+    text = _pdftotext(out, raw=True)
+    assert "root:" not in text and "TOPSECRET" not in text  # /etc/passwd and secrets.txt were not read
+    return text
+
+
 _WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>')
 
 
