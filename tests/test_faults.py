@@ -135,7 +135,6 @@ def test_kill_9_in_the_fill_stage_then_the_same_command_again_gives_the_same_byt
 _OWN_WRITES = {
     "pipeline/model/fileio.py": "the temporary-file-and-rename writers themselves",
     "pipeline/cluedb.py": "shards written in a private build folder, swapped in by rename once complete",
-    "pipeline/render/preview.py": "pictures copied into mkstemp temporaries beside their targets, then renamed",
 }
 
 
@@ -165,7 +164,6 @@ def test_no_stage_writes_an_output_in_place():
     assert found == [], "write through pipeline.model.fileio (atomic_write, write_text, write_bytes, write_all)"
     # The check finds what it looks for.
     assert len(_writes_in_place(wk.ROOT / "pipeline" / "cluedb.py")) >= 2
-    assert _writes_in_place(wk.ROOT / "pipeline" / "render" / "preview.py")
 
 
 _WRITER = """

@@ -29,6 +29,18 @@ def atomic_write(path, mode: str = "w", encoding: str | None = "utf-8"):
     'hello'
     """
     path = Path(path)
+    with _temp_beside(path, mode, encoding, rename=True) as (f, _tmp):
+        yield f
+
+
+@contextlib.contextmanager
+def _temp_beside(path: Path, mode: str, encoding: str | None, rename: bool):
+    """``(file, name)`` of a new temporary file beside ``path``.
+
+    When the block ends the file is synced and made 0644 (mkstemp makes it
+    0600; an output is readable like any other), then renamed over ``path``
+    if ``rename``; on any exception it is removed and ``path`` left as it was.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
     try:
@@ -37,11 +49,12 @@ def atomic_write(path, mode: str = "w", encoding: str | None = "utf-8"):
         else:
             f = os.fdopen(fd, mode, encoding=encoding, newline="\n")
         with f:
-            yield f
+            yield f, tmp
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
+        if rename:
+            os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
@@ -105,18 +118,8 @@ def write_all(files) -> None:
 
 def _staged(path: Path, data: bytes) -> str:
     """``data`` in a synced temporary file beside ``path`` (mode 0644); its name."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+    with _temp_beside(path, "wb", None, rename=False) as (f, tmp):
+        f.write(data)
     return tmp
 
 

@@ -15,6 +15,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from ..model.fileio import write_all
 from .book import RenderError
 
 __all__ = ["render_previews", "pdf_page_count", "DEFAULT_DPI"]
@@ -133,21 +134,8 @@ def render_previews(pdf_path, out_paths, first_page: int = 1, dpi: int = DEFAULT
         drawn = sorted(Path(tmp).glob("page-*.png"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
         if len(drawn) != len(outs):
             raise RenderError(f"pdftoppm drew {len(drawn)} pages, {len(outs)} asked for", pdf)
-        staged = []
-        try:
-            for src, dest in zip(drawn, outs):
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                fd, part = tempfile.mkstemp(prefix="." + dest.name + ".", suffix=".tmp", dir=dest.parent)
-                os.close(fd)
-                staged.append(part)
-                shutil.copyfile(src, part)
-                os.chmod(part, 0o644)  # mkstemp makes it 0600; an output is readable like any other
-        except BaseException:
-            for part in staged:
-                Path(part).unlink(missing_ok=True)
-            raise
-        for part, dest in zip(staged, outs):
-            os.replace(part, dest)
+        # All drawn before any is renamed into place: a failed job leaves the old set or the new.
+        write_all((dest, src.read_bytes()) for src, dest in zip(drawn, outs))
     return {
         "pages": len(outs),
         "first_page": first_page,
