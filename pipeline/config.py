@@ -251,7 +251,8 @@ def parse_config_option(text: str) -> tuple[str, object]:
 
     The value is tried as a whole number, a decimal, ``True``/``False``,
     then YAML (``[a, b]``; scalars inside stay strings), else kept as text;
-    an empty value is null.
+    an empty value is null.  (Snakemake's own ``snakemake.cli.parse_config``
+    does the same, but importing ``snakemake.cli`` takes seconds here.)
 
     Examples
     --------
@@ -281,15 +282,6 @@ def parse_config_option(text: str) -> tuple[str, object]:
     return key, raw if value is None or callable(value) else value
 
 
-def _merge(config: dict, key: str, value) -> None:
-    """Snakemake's ``update_config``: a mapping merges into a mapping, anything else replaces."""
-    if isinstance(value, dict) and isinstance(config.get(key), dict):
-        for k, v in value.items():
-            _merge(config[key], k, v)
-    else:
-        config[key] = value
-
-
 def load_config(paths=(), options=(), base=None, schema_path=None) -> dict:
     """The config as ``snakemake --configfile PATH ... --config KEY=VALUE ...`` sees it, checked.
 
@@ -309,6 +301,8 @@ def load_config(paths=(), options=(), base=None, schema_path=None) -> dict:
         A missing or unreadable file, YAML that does not parse or is not a
         mapping, a malformed option, or the problems `check_config` finds.
     """
+    from snakemake.utils import update_config  # how Snakemake lays one config over another
+
     config: dict = {}
     for path in [base or SCHEMA_PATH.with_name("config.yaml"), *paths]:
         data, line = _load_yaml(path, "config file")
@@ -316,8 +310,7 @@ def load_config(paths=(), options=(), base=None, schema_path=None) -> dict:
             continue
         if not isinstance(data, dict):
             raise InputError(f"the config is a {type(data).__name__}, not a mapping of keys to values", path, line)
-        for key, value in data.items():
-            _merge(config, key, value)
+        update_config(config, data)
     for option in options:
-        _merge(config, *parse_config_option(option))
+        update_config(config, dict([parse_config_option(option)]))
     return check_config(config, schema_path)
