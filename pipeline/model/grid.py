@@ -249,18 +249,11 @@ def parse_grid(text: str, path=None, fillable: bool = False) -> Grid:
     Traceback (most recent call last):
     pipeline.model.errors.InputError: g.txt:1: no words: every row and column has fewer than 2 white squares in a row
     """
+    lines = dict(numbered_lines(text))
+    row_lines = grid_row_lines(text)
     rows: list[str] = []
-    row_lines: list[int] = []
-    for lineno, raw in numbered_lines(text):
-        line = raw.replace(" ", "").replace("\t", "")
-        if not line:
-            if rows:
-                # A blank line ends the grid; anything after it is an error.
-                rest = [k for k, t in numbered_lines(text) if k > lineno and t.strip()]
-                if rest:
-                    raise InputError("text after the blank line that ended the grid", path, rest[0])
-                break
-            continue
+    for lineno in row_lines:
+        line = lines[lineno].replace(" ", "").replace("\t", "")
         out = []
         for col, ch in enumerate(line, start=1):
             if ch in _CELL_ALIASES:
@@ -286,9 +279,12 @@ def parse_grid(text: str, path=None, fillable: bool = False) -> Grid:
         if len(rows) == MAX_SIDE:
             raise InputError(f"row {len(rows) + 1}: a grid is at most {MAX_SIDE} rows tall", path, lineno)
         rows.append("".join(out))
-        row_lines.append(lineno)
     if not rows:
         raise InputError("no grid found (empty input)", path, None if path is None else 1)
+    # A blank line ends the grid; anything after it is an error.
+    rest = [k for k, t in lines.items() if k > row_lines[-1] and t.strip()]
+    if rest:
+        raise InputError("text after the blank line that ended the grid", path, rest[0])
     grid = Grid.from_rows(rows)
     if fillable:
         _check_fillable(grid, path, row_lines)
