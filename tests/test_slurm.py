@@ -110,9 +110,10 @@ def test_a_cancelled_job_is_retried_and_the_run_completes(cluster, config, local
             proc.kill()
     out = (work / "snakemake.out").read_text()
     assert rc == 0, out[-3000:]
-    states = {j["id"]: j["state"] for j in _jobs_in(work)}
+    jobs = _jobs_in(work)
+    states = {j["id"]: j["state"] for j in jobs}
     assert states.get(cancelled) == "CANCELLED", states
     # The cancelled book was submitted again: one more book job than books.
-    book_jobs = [j for j in _jobs_in(work) if "book" in j["comment"]]
+    book_jobs = [j for j in jobs if "book" in j["comment"]]
     assert len(book_jobs) == config["books"] + 1, book_jobs
     assert not differences(local_run, fingerprints(work))
