@@ -1,0 +1,140 @@
+"""Clue text made from WordNet: definitions cut for print, fill-in-the-blanks.
+
+`gloss_definition` takes a gloss's definition, `finish_clue` cuts it to
+`MAX_CLUE_CHARS` at a clause and capitalises it; `example_blanks` and
+`phrase_blanks` make fill-in-the-blank clues from usage examples ("He ___
+the steering wheel") and multi-word lemmas ("Uric ___", "___ Turing").
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..model.cluefile import check_clue
+
+__all__ = ["ABBR", "BLANK", "MAX_CLUE_CHARS", "capitalise", "example_blanks", "finish_clue", "gloss_definition",
+           "gloss_examples", "is_initialism", "phrase_blanks"]  # fmt: skip
+
+#: Longest clue kept; longer glosses are cut at a clause boundary or dropped.
+MAX_CLUE_CHARS = 120
+_QUOTED = re.compile(r'"([^"]*)"')  # a usage example in a gloss
+
+# --------------------------------------------------------------------------
+# Clue text
+
+
+_TEX_QUOTE = re.compile(r"`+([^`']*)'+")
+
+
+def gloss_definition(gloss: str) -> str:
+    """The gloss before its first ';', without quoted usage examples.
+
+    WordNet quotes words TeX-style (```sure'``); a clue uses plain quotes.
+    """
+    text = gloss.split(";", 1)[0]
+    text = _QUOTED.sub("", text) if '"' in text else text
+    text = _TEX_QUOTE.sub(r"'\1'", text)
+    return " ".join(text.split()).strip(" .,:")
+
+
+# Where a long definition may be cut: best before a comma, a parenthesis or
+# a relative or participle clause; failing that, before a preposition.
+_STRONG_CUT = re.compile(r",\s|\s\(|\s(?=(?:that|which|who|whose|where|when|especially|usually|consisting|"
+                         r"comprising|containing|having|used|typically|often|but)\s)")
+_WEAK_CUT = re.compile(r"\s(?=(?:with|in|on|at|for|from|by|and|or|of)\s)")
+_MIN_CUT = 30
+
+
+def finish_clue(text: str) -> str | None:
+    """Cut to length, capitalise, drop the trailing period; None if unusable."""
+    text = " ".join(text.split()).strip(" .,:;")
+    if len(text) > MAX_CLUE_CHARS:
+        for pattern in (_STRONG_CUT, _WEAK_CUT):
+            cuts = [m.start() for m in pattern.finditer(text, 0, MAX_CLUE_CHARS + 1) if m.start() >= _MIN_CUT]
+            if cuts:
+                break
+        else:
+            return None
+        text = text[: cuts[-1]].rstrip(" .,:;")
+        while text.endswith((" and", " or", " a", " an", " the", " of", " to", " from", " with", " in", " on",
+                             " by", " for", " at")):
+            text = text.rsplit(" ", 1)[0]
+    if not text or text.count("(") != text.count(")") or '"' in text:
+        return None
+    text = capitalise(text)
+    return None if text is None or check_clue(text) else text
+
+
+# --------------------------------------------------------------------------
+# Fill-in-the-blank clues
+
+_TOKEN = re.compile(r"[A-Za-z]+(?:['\u2019][A-Za-z]+)*")
+BLANK = "___"
+ABBR = " (abbr.)"
+_S_CONTRACTIONS = frozenset("it's he's she's that's there's here's what's who's where's let's".split())
+
+
+def gloss_examples(gloss: str) -> list[str]:
+    """The quoted usage examples of a gloss: 'hold firmly; "he gripped the rope"' -> ['he gripped the rope']."""
+    return [" ".join(m.group(1).split()) for m in _QUOTED.finditer(gloss)] if '"' in gloss else []
+
+
+def example_blanks(example: str, norm) -> list[tuple[str, str]]:
+    """``(answer, clue)`` for each word of a usage example: the word blanked out.
+
+    "he gripped the steering wheel" gives GRIPPED: "He ___ the steering
+    wheel"; "don't count on it" gives DONT: "___ count on it".  Examples
+    with another quotation or too few other words give none.
+    """
+    tokens = list(_TOKEN.finditer(example))
+    if len(tokens) < 3 or len(example) > MAX_CLUE_CHARS - 5:
+        return []
+    out = []
+    for m in tokens:
+        token = m.group(0).lower().replace("\u2019", "'")
+        if token.endswith("'s") and token not in _S_CONTRACTIONS:
+            continue  # the child's toy: CHILDS is no word
+        answer = norm(m.group(0))
+        if answer is None:
+            continue
+        text = _TEX_QUOTE.sub(r"'\1'", example[: m.start()] + BLANK + example[m.end() :])
+        clue = capitalise(text.strip(" .,;:"))
+        if clue and not check_clue(clue):
+            out.append((answer, clue))
+    return out
+
+
+def phrase_blanks(surface: str, norm) -> list[tuple[str, str]]:
+    """``(answer, clue)`` for each word of a multi-word lemma: "uric_acid" gives
+    ACID: "Uric ___" and URIC: "___ acid"; "Alan_Turing" gives ALAN: "___ Turing"."""
+    pieces = re.split(r"([_-])", surface)  # words and the joiners between them
+    if not 3 <= len(pieces) <= 11:
+        return []
+    out = []
+    for i in range(0, len(pieces), 2):
+        part = pieces[i]
+        answer = norm(part)
+        if answer is None or not part.isalpha():
+            continue
+        words = [" " if p == "_" else p for p in pieces]
+        clue = capitalise("".join(words[:i] + [BLANK] + words[i + 1 :]))
+        if clue:
+            out.append((answer, clue))
+    return out
+
+
+def is_initialism(surface: str) -> bool:
+    """DNA, AT&T, U.S.A: letters all capitals (two or more)."""
+    letters = [ch for ch in surface if ch.isalpha()]
+    return len(letters) >= 2 and all(ch.isupper() for ch in letters)
+
+
+def capitalise(text: str) -> str | None:
+    """The first letter in capitals ("___ acid" stays as it is); None without letters."""
+    if text.startswith(BLANK):
+        return text if any(ch.isalpha() for ch in text) else None
+    for i, ch in enumerate(text):
+        if ch.isalpha():
+            return text[:i] + ch.upper() + text[i + 1 :]
+    return None
+
