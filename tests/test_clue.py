@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pipeline.clue import MissingClues, assign_distinct, clue_book
 from pipeline.model.cluefile import write_shards
-from pipeline.model.cluetext import Blocklist
+from pipeline.model.cluetext import Blocklist, clue_leaks
 from pipeline.model.errors import InputError
 from pipeline.model.puzzle import read_ipuz
 
@@ -244,3 +244,20 @@ def test_prefer_chars_puts_short_clues_first_without_losing_any(tmp_path):
     assert read_ipuz(out[0]).clues[("across", 1)] == "Feline mammal usually having thick soft fur"
     with pytest.raises(InputError, match="clue_prefer_chars is 0"):
         clue_book(fills[:1], shards, out[:1], prefer_chars=0)
+
+
+def test_blocklist_blocks_inflections_by_spelling_not_the_innocent_words_near_them():
+    """SPIC is a slur: SPICS is blocked, SPICE, SPICED and SPICES are not (they are no
+    inflection of it), nor is the S of "Gershwin's" run into "hit"."""
+    b = Blocklist(["spic", "shit", "urinate", "blow job"])
+    assert [b.blocks_answer(w) for w in ("SPICS", "SPICE", "SPICED", "SPICES")] == ["SPICS", None, None, None]
+    assert b.blocks_answer("URINATED") == "URINATED" and b.blocks_answer("SHITTING") == "SHITTING"
+    assert b.blocks_clue("Gershwin's 1919 hit") is None and b.blocks_clue("Spiced tea") is None
+    assert b.blocks_clue("A blow job") == "BLOWJOB" and b.blocks_clue("Oh, shit") == "SHIT"
+
+
+def test_leak_rule_an_answer_ending_with_a_clue_word():
+    assert clue_leaks("Some groceries", "GREENGROCERIES") == "GROCERIES"
+    assert clue_leaks("Phone with Siri", "IPHONE") == "PHONE"
+    assert clue_leaks("Ocean horse", "SEAHORSE") == "HORSE"
+    assert clue_leaks("Apple smartphone", "IPHONE") is None  # SMARTPHONE ends with PHONE, not the other way

@@ -49,6 +49,47 @@ def _stems(word: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_SIBILANT = ("S", "X", "Z", "CH", "SH", "O")
+
+
+@lru_cache(maxsize=1 << 18)
+def _bases(word: str) -> frozenset[str]:
+    """The words ``word`` can be an inflection of, by English spelling:
+    SPICES and SPICED of SPICE (never of SPIC: it would give SPICS and
+    SPICKED), STOPPED of STOP, CRIES and CRIED of CRY.  Stricter than
+    `_stems`, which the leak rule uses: a blocked word must not block the
+    innocent words spelled near it."""
+    out = set()
+    w = word
+    if w.endswith("IES") or w.endswith("IED"):
+        out.add(w[:-3] + "Y")
+    if w.endswith("ES") and w[:-2].endswith(_SIBILANT):
+        out.add(w[:-2])
+    if w.endswith("S") and not w.endswith("SS"):
+        out.add(w[:-1])
+    for suffix in ("ED", "ING", "ER", "ERS", "EST"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 2:
+            base = w[: -len(suffix)]
+            if base.endswith("CK"):
+                out.add(base[:-1])  # PANICKED of PANIC
+            elif not base.endswith(("C", "E")):
+                out.add(base)
+                if len(base) >= 3 and base[-1] == base[-2] and base[-1] not in "LS":
+                    out.add(base[:-1])  # STOPPED of STOP
+            out.add(base + "E")  # SPICED of SPICE, MOVING of MOVE
+    if w.endswith("D") and len(w) >= 4 and w[-2] == "E":
+        out.add(w[:-1])  # AGED of AGE
+    out.discard(word)
+    return frozenset(b for b in out if len(b) >= 2)
+
+
+def _fold_or_empty(token: str) -> str:
+    try:
+        return normalise(token)
+    except ValueError:
+        return ""
+
+
 @lru_cache(maxsize=1 << 16)
 def clue_words(clue: str) -> tuple[str, ...]:
     """The words of ``clue``, normalised to A-Z; a hyphenated or apostrophed word
@@ -104,7 +145,8 @@ def clue_leaks(clue: str, answer: str, related=()) -> str | None:
         -ful/-like/-ish/-ment (PLEA for PLEAD, TIE for TIED), or the shorter,
         of five letters or more, begins the longer (ABORTION for ABORT,
         AFGHAN for AFGHANISTAN), or a clue word holds a target of five
-        letters or more (DAYDREAM for DREAM).
+        letters or more (DAYDREAM for DREAM), or the answer ends with a
+        clue word of five letters or more (GROCERIES for GREENGROCERIES).
 
     Notes
     -----
@@ -128,6 +170,8 @@ def clue_leaks(clue: str, answer: str, related=()) -> str | None:
                     return w  # PLEA for PLEAD, TIE for TIED; ABORTION for ABORT, AFGHAN for AFGHANISTAN
             if len(t) >= 5 and t in w:
                 return w  # DAYDREAM for DREAM, UNCERTAINTY for CERTAIN
+        if len(w) >= 5 and w != answer and answer.endswith(w):
+            return w  # GROCERIES for GREENGROCERIES, HORSE for SEAHORSE
     return None
 
 
@@ -176,7 +220,7 @@ class Blocklist:
     def _blocked(self, word: str) -> bool:
         hit = self._seen.get(word)
         if hit is None:
-            hit = bool(word in self.words or _stems(word) & self.words or any(bad in word for bad in self.inside))
+            hit = bool(word in self.words or _bases(word) & self.words or any(bad in word for bad in self.inside))
             self._seen[word] = hit
         return hit
 
@@ -191,13 +235,18 @@ class Blocklist:
         return None
 
     def blocks_clue(self, clue: str) -> str | None:
-        """The blocked word of ``clue`` (a word, or two adjacent words run together), or None."""
-        words = clue_words(clue)
-        for i, w in enumerate(words):
+        """The blocked word of ``clue`` (a word, or two adjacent words run together), or None.
+
+        Only whole words are run together: the S of "Gershwin's" and "hit"
+        are no blocked word.
+        """
+        for w in clue_words(clue):
             if self._blocked(w):
                 return w
-            if i and words[i - 1] + w in self.words:
-                return words[i - 1] + w
+        whole = [_fold_or_empty(t) for t in _WORD.findall(clue)]
+        for a, b in zip(whole, whole[1:]):
+            if a and b and a + b in self.words:
+                return a + b
         return None
 
     @classmethod
