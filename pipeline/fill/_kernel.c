@@ -54,6 +54,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -183,6 +184,18 @@ typedef struct {
      * order, their ranks, how many, and a bitset of them */
     int **moved_k, **moved_rank, *nmoved;
     u64 **moved_bits;
+    /* good words (NULL when not given): per slot, words 0..good-1 are the
+     * good ones, whose room a value choice counts first (see room_of) */
+    int *good;
+    /* grades: per slot its word limits, best first (glimit[s][0..ngl[s]-1],
+     * growing), the one in force (glevel), its banned words, and the cells'
+     * letter sets before any search (cset0): a failed or restarted run may
+     * lower the most blamed slots' floors (see relax) and start afresh */
+    int **glimit, *ngl, *glevel;
+    int **banned_k, *nbanned;
+    uint32_t *cset0;
+    double relax_share;
+    long long patience; /* nodes after which every floor comes down at each relax */
 } State;
 
 static double now(void) {
@@ -496,6 +509,16 @@ static void check_counts(State *st) {
 }
 #endif
 
+/* How many of slot s's candidates are good words. */
+static int good_count(State *st, int s) {
+    int g = st->good[s], lo = st->lo[s], hi = st->hi[s], gi = g >> 6, c = 0;
+    const u64 *d = st->dom[s];
+    int end = hi < gi ? hi : gi;
+    for (int i = lo; i < end; i++) c += __builtin_popcountll(d[i]);
+    if ((g & 63) && gi >= lo && gi < hi) c += __builtin_popcountll(d[gi] & (((u64)1 << (g & 63)) - 1));
+    return c;
+}
+
 static int choose(State *st) {
 #ifdef XW_CHECK
     check_counts(st);
@@ -505,7 +528,7 @@ static int choose(State *st) {
     for (int s = 0; s < st->nslots; s++) {
         int n = st->count[s];
         if (n > 1) {
-            double key = n / (st->weight[s] + 1.0);
+            double key = (st->good && st->good[s] > 0 ? good_count(st, s) + 1 : n) / (st->weight[s] + 1.0);
             if (best < 0 || key < bk) {
                 best = s;
                 bk = key;
@@ -523,10 +546,24 @@ static int agree(State *st, int t, int tp, int letter) {
     return c;
 }
 
+/* agree() counting only slot t's good words (its first good[t]). */
+static int agree_good(State *st, int t, int tp, int letter) {
+    int g = st->good[t], lo = st->lo[t], hi = st->hi[t], gi = g >> 6, c = 0;
+    const u64 *m = mask(st->W[t], tp, letter), *d = st->dom[t];
+    int end = hi < gi ? hi : gi;
+    for (int i = lo; i < end; i++) c += __builtin_popcountll(d[i] & m[i]);
+    if ((g & 63) && gi >= lo && gi < hi) c += __builtin_popcountll(d[gi] & m[gi] & (((u64)1 << (g & 63)) - 1));
+    return c;
+}
+
 /* How much room word k of slot s leaves its crossings (sum of log2 of the
  * crossing candidates that agree), plus seeded noise below one unit; -1 if
- * it leaves some crossing nothing.  memo caches agree() per (pos, letter). */
-static inline double room_of(State *st, int s, int k, int memo[64][26]) {
+ * it leaves some crossing nothing.  With good words given, the room is
+ * that left to the crossings' good words (log2 of one more than their
+ * count) and a quarter of the plain room: a first fill keeps good words
+ * possible where it can, instead of spending them early and leaving a
+ * corner only poor ones.  memo and memo_g cache the counts per (pos, letter). */
+static inline double room_of(State *st, int s, int k, int memo[64][26], int memo_g[64][26]) {
     int L = st->len[s];
     const uint8_t *code = st->W[s]->letters + (size_t)k * L;
     double room = rand01(st);
@@ -536,7 +573,13 @@ static inline double room_of(State *st, int s, int k, int memo[64][26]) {
         int c = memo[p][code[p]];
         if (c < 0) c = memo[p][code[p]] = agree(st, t, st->crosspos[s][p], code[p]);
         if (!c) return -1.0;
-        room += log2((double)c);
+        if (st->good && st->good[t] > 0) {
+            int g = memo_g[p][code[p]];
+            if (g < 0) g = memo_g[p][code[p]] = agree_good(st, t, st->crosspos[s][p], code[p]);
+            room += log2(1.0 + g) + 0.25 * log2((double)c);
+        } else {
+            room += log2((double)c);
+        }
     }
     return room;
 }
@@ -548,15 +591,16 @@ static inline double room_of(State *st, int s, int k, int memo[64][26]) {
  * and the moved list (already in its order), so the `look` best are found
  * without sorting.  Ties keep the list's order: deterministic. */
 /* Keep candidate k of slot s if it leaves the crossing slots more room than the best so far. */
-static inline void consider(State *st, int s, int k, int memo[64][26], int *best, double *best_room) {
-    double room = room_of(st, s, k, memo);
+static inline void consider(State *st, int s, int k, int memo[64][26], int memo_g[64][26], int *best,
+                            double *best_room) {
+    double room = room_of(st, s, k, memo, memo_g);
     if (*best < 0 || room > *best_room) {
         *best = k;
         *best_room = room;
     }
 }
 
-static int pick_moved(State *st, int s, int memo[64][26]) {
+static int pick_moved(State *st, int s, int memo[64][26], int memo_g[64][26]) {
     const u64 *d = st->dom[s], *mb = st->moved_bits[s];
     const int *mk = st->moved_k[s], *mr = st->moved_rank[s];
     int nm = st->nmoved[s], q = 0, hi = st->hi[s];
@@ -576,7 +620,7 @@ static int pick_moved(State *st, int s, int memo[64][26]) {
         } else
             break;
         seen++;
-        consider(st, s, k, memo, &best, &best_room);
+        consider(st, s, k, memo, memo_g, &best, &best_room);
     }
     return best;
 }
@@ -586,23 +630,79 @@ static int pick(State *st, int s) {
     u64 *d = st->dom[s];
     int best = -1, seen = 0;
     double best_room = 0;
-    int memo[64][26];
+    int memo[64][26], memo_g[64][26];
     for (int p = 0; p < L; p++)
-        for (int l = 0; l < 26; l++) memo[p][l] = -1;
-    if (st->nmoved && st->nmoved[s]) return pick_moved(st, s, memo);
+        for (int l = 0; l < 26; l++) memo[p][l] = memo_g[p][l] = -1;
+    if (st->nmoved && st->nmoved[s]) return pick_moved(st, s, memo, memo_g);
     for (int i = st->lo[s]; i < st->hi[s] && seen < st->look; i++) {
         u64 x = d[i];
         while (x && seen < st->look) {
             int k = i * 64 + __builtin_ctzll(x);
             x &= x - 1;
             seen++;
-            consider(st, s, k, memo, &best, &best_room);
+            consider(st, s, k, memo, memo_g, &best, &best_room);
         }
     }
     return best;
 }
 
+/* Every slot's domain afresh from its word limit in force, its banned
+ * words and the cells' letter sets before any search; the trail emptied. */
+static void setup_domains(State *st) {
+    st->nsaved = st->nbits = st->ncounts = 0;
+    st->level = 0;
+    st->stampgen++;
+    memcpy(st->cset, st->cset0, st->ncells * sizeof(uint32_t));
+    for (int s = 0; s < st->nslots; s++) {
+        WordsObject *w = st->W[s];
+        int lim = st->glimit[s][st->glevel[s]];
+        u64 *d = st->dom[s];
+        memset(d, 0, w->nw * sizeof(u64));
+        for (int i = 0; i < lim / 64; i++) d[i] = ~(u64)0;
+        if (lim % 64) d[lim / 64] = ((u64)1 << (lim % 64)) - 1;
+        for (int j = 0; j < st->nbanned[s]; j++) {
+            int k = st->banned_k[s][j];
+            d[k >> 6] &= ~((u64)1 << (k & 63));
+        }
+        for (int p = 0; p < st->len[s]; p++) {
+            uint32_t cs = st->cset[st->cell[s][p]];
+            if (cs == ALL26) continue;
+            for (int i = 0; i < w->nw; i++) {
+                u64 acc = 0;
+                for (int l = 0; l < 26; l++)
+                    if (cs >> l & 1) acc |= mask(w, p, l)[i];
+                d[i] &= acc;
+            }
+        }
+        int count = 0;
+        for (int i = 0; i < w->nw; i++) count += __builtin_popcountll(d[i]);
+        st->count[s] = count;
+        st->lo[s] = 0;
+        st->hi[s] = w->nw;
+        tighten(st, s);
+        refresh(st, s);
+    }
+}
+
+/* Lower the floor of the slots most blamed for failures (at least
+ * relax_share of the most blamed one's weight) by one grade; if none of
+ * the slots that can come down was blamed, or the search has tried more
+ * than `patience` words, all of them.  0 if no slot can come down. */
+static int relax(State *st) {
+    double top = -1;
+    for (int s = 0; s < st->nslots; s++)
+        if (st->glevel[s] < st->ngl[s] - 1 && st->weight[s] > top) top = st->weight[s];
+    if (top < 0) return 0;
+    if (st->nodes > st->patience) top = 0; /* out of patience: every slot comes down */
+    for (int s = 0; s < st->nslots; s++)
+        if (st->glevel[s] < st->ngl[s] - 1 && (top <= 0 || st->weight[s] >= st->relax_share * top)) st->glevel[s]++;
+    return 1;
+}
+
 enum { FOUND = 1, FAILED = 0, ABORT = -1, RESTART = -2, NOMEM = -3 };
+#ifndef GRADED_GROWTH
+#define GRADED_GROWTH 1.35
+#endif
 
 static int solve(State *st) {
     for (;;) {
@@ -658,10 +758,15 @@ static void free_state(State *st) {
         if (st->moved_rank) free(st->moved_rank[s]);
         if (st->moved_bits) free(st->moved_bits[s]);
     }
+    for (int s = 0; s < st->nslots; s++) {
+        if (st->glimit) free(st->glimit[s]);
+        if (st->banned_k) free(st->banned_k[s]);
+    }
+    free(st->glimit); free(st->ngl); free(st->glevel); free(st->banned_k); free(st->nbanned); free(st->cset0);
     free(st->moved_k); free(st->moved_rank); free(st->moved_bits); free(st->nmoved);
     free(st->W); free(st->len); free(st->cell); free(st->cross); free(st->crosspos);
     free(st->same); free(st->dom); free(st->lo); free(st->hi); free(st->count);
-    free(st->weight); free(st->stamp); free(st->cset); free(st->saved); free(st->bits);
+    free(st->weight); free(st->good); free(st->stamp); free(st->cset); free(st->saved); free(st->bits);
     free(st->cnt); free(st->sm); free(st->exact); free(st->scratch); free(st->counts);
     free(st->cset_stack); free(st->level_saved); free(st->queue); free(st->queued);
 }
@@ -669,21 +774,24 @@ static void free_state(State *st) {
 #define CALLOC(p, n) do { (p) = calloc((n) ? (n) : 1, sizeof(*(p))); if (!(p)) goto nomem; } while (0)
 
 static PyObject *py_solve(PyObject *self, PyObject *args) {
-    PyObject *words, *cells, *cset, *limit, *banned, *moved = Py_None;
+    PyObject *words, *cells, *cset, *limit, *banned, *moved = Py_None, *good = Py_None;
+    double relax_share = 0.5;
+    long long patience = -1;
     unsigned long long seed;
     long long max_nodes, first_cutoff;
     double timeout;
     int look;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!KLdLi|O", &PyList_Type, &words, &PyList_Type, &cells, &PyList_Type, &cset,
-                          &PyList_Type, &limit, &PyList_Type, &banned, &seed, &max_nodes, &timeout, &first_cutoff,
-                          &look, &moved))
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!KLdLi|OOdL", &PyList_Type, &words, &PyList_Type, &cells, &PyList_Type,
+                          &cset, &PyList_Type, &limit, &PyList_Type, &banned, &seed, &max_nodes, &timeout,
+                          &first_cutoff, &look, &moved, &good, &relax_share, &patience))
         return NULL;
     State st;
     memset(&st, 0, sizeof st);
     int ns = (int)PyList_GET_SIZE(words), nc = (int)PyList_GET_SIZE(cset);
     if (PyList_GET_SIZE(cells) != ns || PyList_GET_SIZE(limit) != ns || PyList_GET_SIZE(banned) != ns ||
-        (moved != Py_None && (!PyList_Check(moved) || PyList_GET_SIZE(moved) != ns))) {
-        PyErr_SetString(PyExc_ValueError, "words, cells, limit, banned and moved need one item per slot");
+        (moved != Py_None && (!PyList_Check(moved) || PyList_GET_SIZE(moved) != ns)) ||
+        (good != Py_None && (!PyList_Check(good) || PyList_GET_SIZE(good) != ns))) {
+        PyErr_SetString(PyExc_ValueError, "words, cells, limit, banned, moved and good need one item per slot");
         return NULL;
     }
     st.nslots = ns;
@@ -757,44 +865,54 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     for (int s = 0; s < ns; s++)
         if (st.W[s]->nw > maxnw) maxnw = st.W[s]->nw;
     CALLOC(st.scratch, maxnw);
-    /* initial domains: the allowed prefix, minus banned words, minus words
-     * with a letter their cell does not allow */
+    /* word limits (an int, or a list of growing ints: the grades) and
+     * banned words per slot; then the initial domains */
+    CALLOC(st.glimit, ns); CALLOC(st.ngl, ns); CALLOC(st.glevel, ns); CALLOC(st.banned_k, ns); CALLOC(st.nbanned, ns);
+    CALLOC(st.cset0, nc);
+    memcpy(st.cset0, st.cset, nc * sizeof(uint32_t));
+    st.relax_share = relax_share;
+    st.patience = patience < 0 ? LLONG_MAX : patience;
     for (int s = 0; s < ns; s++) {
         WordsObject *w = st.W[s];
-        long lim = PyLong_AsLong(PyList_GET_ITEM(limit, s));
+        PyObject *lim = PyList_GET_ITEM(limit, s);
+        PyObject *lims = PyLong_Check(lim) ? NULL : PySequence_Fast(lim, "limit must be an int or a sequence");
+        if (!PyLong_Check(lim) && !lims) goto error;
+        int n = lims ? (int)PySequence_Fast_GET_SIZE(lims) : 1;
+        st.glimit[s] = calloc(n ? n : 1, sizeof(int));
+        if (!st.glimit[s]) { Py_XDECREF(lims); goto nomem; }
+        for (int j = 0; j < n; j++) {
+            long v = PyLong_AsLong(lims ? PySequence_Fast_GET_ITEM(lims, j) : lim);
+            if (v > w->n) v = w->n;
+            if (v < 0) v = 0;
+            if (j && v < st.glimit[s][j - 1]) v = st.glimit[s][j - 1];
+            st.glimit[s][j] = (int)v;
+        }
+        Py_XDECREF(lims);
         if (PyErr_Occurred()) goto error;
-        if (lim > w->n) lim = w->n;
-        if (lim < 0) lim = 0;
-        CALLOC(st.dom[s], w->nw);
-        for (long i = 0; i < lim / 64; i++) st.dom[s][i] = ~(u64)0;
-        if (lim % 64) st.dom[s][lim / 64] = ((u64)1 << (lim % 64)) - 1;
+        st.ngl[s] = n ? n : 1;
         PyObject *b = PySequence_Fast(PyList_GET_ITEM(banned, s), "banned must be sequences");
         if (!b) goto error;
-        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(b); j++) {
+        Py_ssize_t nb = PySequence_Fast_GET_SIZE(b);
+        st.banned_k[s] = calloc(nb ? nb : 1, sizeof(int));
+        if (!st.banned_k[s]) { Py_DECREF(b); goto nomem; }
+        for (Py_ssize_t j = 0; j < nb; j++) {
             long k = PyLong_AsLong(PySequence_Fast_GET_ITEM(b, j));
-            if (k >= 0 && k < w->n) st.dom[s][k >> 6] &= ~((u64)1 << (k & 63));
+            if (k >= 0 && k < w->n) st.banned_k[s][st.nbanned[s]++] = (int)k;
         }
         Py_DECREF(b);
         if (PyErr_Occurred()) goto error;
-        st.lo[s] = 0;
-        st.hi[s] = w->nw;
-        int count = 0;
-        for (int p = 0; p < st.len[s]; p++) {
-            uint32_t cs = st.cset[st.cell[s][p]];
-            if (cs == ALL26) continue;
-            for (int i = 0; i < w->nw; i++) {
-                u64 acc = 0;
-                for (int l = 0; l < 26; l++)
-                    if (cs >> l & 1) acc |= mask(w, p, l)[i];
-                st.dom[s][i] &= acc;
-            }
-        }
-        for (int i = 0; i < w->nw; i++) count += __builtin_popcountll(st.dom[s][i]);
-        st.count[s] = count;
+        CALLOC(st.dom[s], w->nw);
         CALLOC(st.cnt[s], (size_t)st.len[s] * 26);
         CALLOC(st.sm[s], st.len[s]);
-        tighten(&st, s);
-        refresh(&st, s);
+    }
+    setup_domains(&st);
+    if (good != Py_None) {
+        CALLOC(st.good, ns);
+        for (int s = 0; s < ns; s++) {
+            long g = PyLong_AsLong(PyList_GET_ITEM(good, s));
+            if (PyErr_Occurred()) goto error;
+            st.good[s] = g < 0 ? 0 : g > st.W[s]->n ? st.W[s]->n : (int)g;
+        }
     }
     /* moved words (lowered scores): [rank, k, ...] per slot, in their new order */
     if (moved != Py_None) {
@@ -836,26 +954,40 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     st.deadline = now() + timeout;
     int status, r;
     Py_BEGIN_ALLOW_THREADS
-    /* level 0 holds the root state, so every run starts from it */
-    for (int s = 0; s < ns; s++) enqueue(&st, s);
-    push_level(&st);
-    r = propagate(&st);
-    if (r == -2) status = -3;
-    else if (!r) status = 1;
-    else {
-        double cutoff = (double)first_cutoff;
-        for (;;) {
-            st.cutoff = st.fails + (long long)cutoff;
+    /* level 0 holds the root state, so every run starts from it; a run
+     * that fails or restarts while some slot's floor can still come down
+     * lowers the most blamed floors and starts again from new domains */
+    double cutoff = (double)first_cutoff;
+    int fresh = 1; /* the domains were just set up: the root needs propagating */
+    for (;;) {
+        if (fresh) {
+            for (int s = 0; s < ns; s++) enqueue(&st, s);
             push_level(&st);
-            r = solve(&st);
-            if (r == FOUND) { status = 0; break; }
-            if (r == FAILED) { status = 1; break; }
-            if (r == ABORT) { status = 2; break; }
-            if (r == NOMEM) { status = -3; break; }
-            while (st.level > 1) pop_level(&st);
-            st.restarts++;
-            cutoff *= 1.5;
+            r = propagate(&st);
+            if (r == -2) { status = -3; break; }
+            if (!r) { /* the floors leave some slot no word: lower them */
+                if (relax(&st)) { setup_domains(&st); continue; }
+                status = 1;
+                break;
+            }
+            fresh = 0;
         }
+        st.cutoff = st.fails + (long long)cutoff;
+        push_level(&st);
+        r = solve(&st);
+        if (r == FOUND) { status = 0; break; }
+        if (r == ABORT) { status = 2; break; }
+        if (r == NOMEM) { status = -3; break; }
+        if (r == RESTART) st.restarts++;
+        if (relax(&st)) { /* a run at new floors is a new problem: the cutoff grows slowly */
+            if (r == RESTART) cutoff *= GRADED_GROWTH;
+            setup_domains(&st);
+            fresh = 1;
+            continue;
+        }
+        if (r == FAILED) { status = 1; break; }
+        cutoff *= 1.5;
+        while (st.level > 1) pop_level(&st); /* a plain restart, from the root state */
     }
     Py_END_ALLOW_THREADS
     if (status == -3) goto nomem;
@@ -867,7 +999,13 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     } else {
         Py_INCREF(sol);
     }
-    PyObject *out = Py_BuildValue("(iNLLL)", status, sol, st.nodes, st.fails, st.restarts);
+    PyObject *weights = PyList_New(ns);
+    if (!weights) { Py_DECREF(sol); goto error; }
+    for (int s = 0; s < ns; s++) PyList_SET_ITEM(weights, s, PyFloat_FromDouble(st.weight[s]));
+    PyObject *levels = PyList_New(ns);
+    if (!levels) { Py_DECREF(sol); Py_DECREF(weights); goto error; }
+    for (int s = 0; s < ns; s++) PyList_SET_ITEM(levels, s, PyLong_FromLong(st.glevel[s]));
+    PyObject *out = Py_BuildValue("(iNLLLNN)", status, sol, st.nodes, st.fails, st.restarts, weights, levels);
     free_state(&st);
     return out;
 nomem:
@@ -879,8 +1017,11 @@ error:
 
 static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS,
-     "solve(words, cells, cset, limit, banned, seed, max_nodes, timeout, first_cutoff, look[, moved])\n"
-     "-> (status, words per slot or None, nodes, fails, restarts); status 0 filled, 1 unfillable, 2 out of budget"},
+     "solve(words, cells, cset, limit, banned, seed, max_nodes, timeout, first_cutoff, look[, moved[, good[,\n"
+     "relax_share[, patience]]]]) -> (status, words per slot or None, nodes, fails, restarts, failure weight\n"
+     "per slot,\n"
+     "grade reached per slot); a slot's limit is a word count or a list of them, its grades, best first;\n"
+     "status 0 filled, 1 unfillable, 2 out of budget"},
     {NULL, NULL, 0, NULL},
 };
 

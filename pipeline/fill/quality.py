@@ -1,4 +1,9 @@
-"""Better fills within the budget: raise the floor until the grid says no.
+"""Better fills within the budget.
+
+`fill_graded` (what ``xw fill`` does by default) finds a first fill that
+uses words a daily paper would print wherever the grid allows: every slot
+starts with a score floor of 50, and only the slots where the search keeps
+failing go down to 40, then 30, then anything.
 
 The first fill is the fastest the search finds.  ``fill_best`` then bans
 every word scoring at or below that fill's weakest entry and fills again,
@@ -14,9 +19,22 @@ from __future__ import annotations
 
 import time
 
+
+from .problem import FillProblem
 from .search import FILLED, UNFILLABLE, Filler, FillResult
 
-__all__ = ["fill_best"]
+__all__ = ["GRADES", "PATIENCE", "RELAX_SHARE", "SCARCE", "fill_best", "fill_graded"]
+
+#: The floors `fill_graded` tries for a slot, best first: fine in a daily
+#: paper, then by fives down to 30 ("use when a corner needs it"), then anything.
+GRADES = (50, 45, 40, 35, 30)
+#: Slots blamed for at least this share of the most blamed slot's failures
+#: come down a grade after a failed run of the search.
+RELAX_SHARE = 0.5
+#: A slot whose length has fewer words than this at a grade starts below it.
+SCARCE = 200
+#: Words tried per slot after which every floor comes down at each failed run.
+PATIENCE = 200
 
 
 def _better(a: FillResult, b: FillResult | None) -> bool:
@@ -120,3 +138,97 @@ def fill_best(
     out.extra = {"rounds": rounds, "bound": bound}
     out.wall_clock = wall_clock
     return out
+
+
+def fill_graded(
+    grid,
+    index,
+    seed=0,
+    timeout=10.0,
+    max_nodes=None,
+    min_score=None,
+    exclude=(),
+    penalty=None,
+    grades=GRADES,
+    relax_share=RELAX_SHARE,
+    patience=PATIENCE,
+):
+    """A first fill with the best-scored words the grid allows, slot by slot.
+
+    Every slot starts with the floor ``grades[0]`` (only words scoring at
+    least that may go there), or, when its length has fewer than `SCARCE`
+    words that good (and under half its words), the first grade that has
+    them (a 15-letter slot seldom has a fine word to spare).  When a run of the search fails
+    or restarts, the slots it blamed most for its dead ends (its failure
+    weights: at least ``relax_share`` of the most blamed slot's) come down
+    one grade and the search starts again, keeping what it learned of where
+    the grid is hard.  The last grade is ``min_score`` (or no floor), so a
+    grid the plain search fills, this fills too.  Value choice prefers the
+    word that leaves its crossings the most words of the top grade.
+
+    Parameters
+    ----------
+    max_nodes : int, optional
+        Budget in words tried (None: ``timeout`` only).
+    min_score : float, optional
+        The lowest floor: no word under it is ever used.
+    grades : sequence of float
+        The floors, best first; those not above ``min_score`` are skipped.
+    relax_share : float
+        Which blamed slots come down after a failed run.
+    patience : int
+        Words tried per slot after which every slot comes down a grade at
+        each failed run (a grid too hard for the top grades).
+
+    Returns
+    -------
+    FillResult
+        With ``extra["relaxed"]``: the slots whose floor came down below
+        ``grades[0]``.  ``unfillable`` means proven so at ``min_score``.
+
+    Notes
+    -----
+    One search (`pipeline.fill.search.Filler` with graded ``floors``):
+    deterministic for a seed and a node budget.  A grid that fills at the
+    top grade costs what the plain search costs, give or take the floors'
+    pruning; a harder one costs its restarts.
+
+    Examples
+    --------
+    >>> from pipeline.fill.index import WordIndex
+    >>> from pipeline.model.grid import parse_grid
+    >>> idx = WordIndex({"AB": 60, "CD": 60, "AC": 60, "BD": 60, "XY": 20, "ZW": 20, "XZ": 20, "YW": 20})
+    >>> r = fill_graded(parse_grid("..\\n.."), idx, seed=3)
+    >>> sorted(r.words), r.extra["relaxed"]
+    (['AB', 'AC', 'BD', 'CD'], 0)
+
+    Where no fine word fits, the floor comes down there and only there:
+
+    >>> idx = WordIndex({"AB": 60, "CD": 60, "AC": 60, "BX": 20, "BD": 20})
+    >>> r = fill_graded(parse_grid("..\\n.."), idx)
+    >>> sorted(r.words), r.min_entry_score, r.extra["relaxed"]
+    (['AB', 'AC', 'BD', 'CD'], 20, 1)
+    """
+    steps = [g for g in grades if min_score is None or g > min_score] + [min_score]
+    problem = FillProblem(grid)
+    given = set(problem.given)
+    floors = []
+    for cells in problem.cells:
+        if all(c in given for c in cells):  # its word is given: no floor
+            floors.append(min_score)
+            continue
+        li = index[len(cells)]
+        bottom = len(li) if min_score is None else li.count_at_least(min_score)
+        first = 0
+        while first < len(steps) - 1 and li.count_at_least(steps[first]) < min(SCARCE, bottom / 2):
+            first += 1
+        floors.append(tuple(steps[first:]))
+    filler = Filler(grid, index, seed=seed, min_score=min_score, exclude=exclude, penalty=penalty, floors=floors,
+                    good=steps[0], relax_share=relax_share, patience=patience * len(floors))  # fmt: skip
+    result = filler.fill(timeout, max_nodes)
+    relaxed = 0
+    for spec, level in zip(floors, result.levels):
+        if isinstance(spec, tuple) and (len(steps) - len(spec) + level) > 0:
+            relaxed += 1
+    result.extra = {"relaxed": relaxed}
+    return result

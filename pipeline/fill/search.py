@@ -71,6 +71,12 @@ class FillResult:
     wall_clock : bool
         True when the wall-clock ``timeout``, not the node budget, ended
         the search: such a result depends on the machine's speed and load.
+    weights : list of float
+        Per slot (`FillProblem` order), the failures it was blamed for: where
+        the search met dead ends.
+    levels : list of int
+        Per slot, the grade its floor came down to (0: its first; see the
+        ``floors`` of `Filler`).
     """
 
     status: str
@@ -84,6 +90,8 @@ class FillResult:
     words: list[str] = field(default_factory=list)
     extra: dict = field(default_factory=dict)
     wall_clock: bool = False
+    weights: list[float] = field(default_factory=list)
+    levels: list[int] = field(default_factory=list)
 
     def as_dict(self) -> dict:
         return {
@@ -135,6 +143,27 @@ class Filler:
     first_cutoff : int
         Failures allowed in the first run before a restart; each later run
         allows 1.5 times more.
+    good : float, optional
+        Words scoring at least this are *good*: a value choice prefers the
+        word that leaves its crossings the most good words (and a quarter
+        weight on all their words), so the first fill spends good words
+        where they are plentiful and keeps them possible where they are
+        scarce.  None: every word counts alike.
+    floors : list, optional
+        A score floor per slot (`FillProblem` order), in place of
+        ``min_score`` for that slot; None entries mean ``min_score``.  An
+        entry may also be a sequence of floors, best first (its *grades*):
+        the slot starts at the first, and when a run fails or restarts the
+        search lowers the floors of the slots it blamed most for its dead
+        ends by one grade and starts again (`relax_share`: slots blamed at
+        least that share of the most blamed one's failures), so a floor
+        comes down only where a corner needs it.
+    relax_share : float
+        See ``floors``.
+    patience : int, optional
+        Words tried after which every graded floor comes down a grade at
+        each failed or restarted run, not only the most blamed (None:
+        never): a grid too hard for the top grades gets a fill in good time.
     look : int
         How many of the best-scored candidates the value choice compares by
         the room they leave their crossings (1: take them in score order).
@@ -177,8 +206,18 @@ class Filler:
         first_cutoff: int = 64,
         look: int = 16,
         penalty=None,
+        floors=None,
+        good=None,
+        relax_share: float = 0.5,
+        patience: int | None = None,
     ):
+        self.good = good
+        self.relax_share = relax_share
+        self.patience = patience
         self.problem = FillProblem(grid)
+        self.floors = list(floors) if floors is not None else [None] * len(self.problem)
+        if len(self.floors) != len(self.problem):
+            raise ValueError(f"{len(self.floors)} floors for {len(self.problem)} slots")
         self.index = index
         self.seed = seed
         self.min_score = min_score
@@ -196,14 +235,17 @@ class Filler:
         for cell, letter in p.given.items():
             cset[cell] = 1 << (ord(letter) - 65)
         limit, banned, moved = [], [], []
-        per_length: dict[int, tuple] = {}
-        for li in self.lidx:
-            if li.length not in per_length:
-                lim = len(li) if self.min_score is None else li.count_at_least(self.min_score)
+        per_length: dict[tuple, tuple] = {}
+        for li, spec in zip(self.lidx, self.floors):
+            grades = tuple(spec) if isinstance(spec, (list, tuple)) else (spec,)
+            grades = tuple(self.min_score if g is None else g for g in grades)
+            key = (li.length, grades)
+            if key not in per_length:
+                lims = [len(li) if g is None else li.count_at_least(g) for g in grades]
                 out = {li.position[w] for w in self.exclude if w in li.position}
-                order = _moved(li, self.penalty, self.min_score, lim, out) if self.penalty else []
-                per_length[li.length] = (lim, sorted(out), order)
-            lim, out, order = per_length[li.length]
+                order = _moved(li, self.penalty, grades[-1], lims[-1], out) if self.penalty else []
+                per_length[key] = (lims if len(lims) > 1 else lims[0], sorted(out), order)
+            lim, out, order = per_length[key]
             limit.append(lim)
             banned.append(out)
             moved.append(order)
@@ -224,10 +266,13 @@ class Filler:
         words, cells, cset, limit, banned, moved = self._arguments()
         budget = _NO_LIMIT if max_nodes is None else min(int(max_nodes), _NO_LIMIT)
         args = [words, cells, cset, limit, banned, self.seed % (1 << 64), budget, float(timeout), self.first_cutoff, self.look]
-        if any(moved):
-            args.append(moved)
-        status, chosen, nodes, fails, restarts = _kernel.solve(*args)
+        args += [moved if any(moved) else None,
+                 None if self.good is None else [li.count_at_least(self.good) for li in self.lidx],
+                 float(self.relax_share), -1 if self.patience is None else int(self.patience)]  # fmt: skip
+        status, chosen, nodes, fails, restarts, weights, levels = _kernel.solve(*args)
         r = FillResult(_STATUS[status], seconds=time.perf_counter() - start, nodes=nodes, fails=fails, restarts=restarts)
+        r.weights = weights
+        r.levels = levels
         # The kernel stops on the node budget only past it (nodes > budget), on the clock at or under it.
         r.wall_clock = r.status == TIMEOUT and nodes <= budget
         if chosen is not None:
