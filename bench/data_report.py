@@ -88,9 +88,8 @@ def main() -> int:
         stats = build_lexicon(out, progress=lambda m: print(f"  lexicon: {m}", file=sys.stderr, flush=True))
         build = time.perf_counter() - t0
         print(f"Lexicon build: {build:.1f} s wall (goal under {BUILD_GOAL_S:.0f} s: {_met(build < BUILD_GOAL_S)}); "
-              f"{stats['entries']} entries ({stats['lemma_entries']} WordNet lemmas, "
-              f"{stats['inflected_entries']} inflections and fill-in-the-blank words), "
-              f"{stats['clue_lines']} clue lines")
+              f"{stats['entries']} entries ({stats['house_entries']} from the house list), "
+              f"{stats['clue_lines']} clue lines; left out: {stats['rejected']}")
 
         words = read_wordlist(out / "wordlist.txt")
         clued = clean_clued(out / "clues", words)

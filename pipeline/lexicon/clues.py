@@ -80,7 +80,7 @@ def gloss_examples(gloss: str) -> list[str]:
 
 
 def example_blanks(example: str, norm) -> list[tuple[str, str]]:
-    """``(answer, clue)`` for each word of a usage example: the word blanked out.
+    """``(answer, clue, word)`` for each word of a usage example: the word blanked out.
 
     "he gripped the steering wheel" gives GRIPPED: "He ___ the steering
     wheel"; "don't count on it" gives DONT: "___ count on it".  Examples
@@ -100,12 +100,12 @@ def example_blanks(example: str, norm) -> list[tuple[str, str]]:
         text = _TEX_QUOTE.sub(r"'\1'", example[: m.start()] + BLANK + example[m.end() :])
         clue = capitalise(text.strip(" .,;:"))
         if clue and not check_clue(clue):
-            out.append((answer, clue))
+            out.append((answer, clue, m.group(0)))
     return out
 
 
 def phrase_blanks(surface: str, norm) -> list[tuple[str, str]]:
-    """``(answer, clue)`` for each word of a multi-word lemma: "uric_acid" gives
+    """``(answer, clue, word)`` for each word of a multi-word lemma: "uric_acid" gives
     ACID: "Uric ___" and URIC: "___ acid"; "Alan_Turing" gives ALAN: "___ Turing"."""
     pieces = re.split(r"([_-])", surface)  # words and the joiners between them
     if not 3 <= len(pieces) <= 11:
@@ -119,7 +119,7 @@ def phrase_blanks(surface: str, norm) -> list[tuple[str, str]]:
         words = [" " if p == "_" else p for p in pieces]
         clue = capitalise("".join(words[:i] + [BLANK] + words[i + 1 :]))
         if clue:
-            out.append((answer, clue))
+            out.append((answer, clue, part))
     return out
 
 
@@ -138,3 +138,117 @@ def capitalise(text: str) -> str | None:
             return text[:i] + ch.upper() + text[i + 1 :]
     return None
 
+
+
+# --------------------------------------------------------------------------
+# Clues for WordNet senses and their inflected forms
+
+#: A synonym used as a clue must be this common ("Eft" for NEWT is not).
+SYNONYM_ZIPF = 2.5
+
+
+class SenseClues:
+    """Clue text for a WordNet sense (definition, synonym, "Kind of" hypernym)
+    and for the inflected forms of a lemma (from the base's definition, or a
+    synonym in the same form).
+
+    Parameters
+    ----------
+    wordnet : pipeline.lexicon.sources.WordNet
+    zipf : callable
+        wordfreq's Zipf frequency of a phrase.
+    norm : callable
+        Surface to answer (`pipeline.lexicon.normalise.Normaliser`).
+    morph, deriver : pipeline.lexicon.inflection.Morphology, Deriver
+    """
+
+    def __init__(self, wordnet, zipf, norm, morph, deriver):
+        self.wordnet = wordnet
+        self.zipf = zipf
+        self.norm = norm
+        self.morph = morph
+        self.deriver = deriver
+
+    def commonest(self, words, keep) -> str | None:
+        """The most frequent of ``words`` that ``keep`` accepts, if at least `SYNONYM_ZIPF` (first on a tie)."""
+        best = None
+        for w in words:
+            if keep(w):
+                z = self.zipf(w.replace("_", " "))
+                if z >= SYNONYM_ZIPF and (best is None or z > best[0]):
+                    best = (z, w)
+        return None if best is None else best[1]
+
+    def definition(self, syn, surface: str) -> str | None:
+        """The sense's definition cut for print; an abbreviation's signalled (DNA: "... (abbr.)")."""
+        text = gloss_definition(syn.gloss)
+        if syn.pos == "verb" and text.startswith("to "):
+            text = text[3:]
+        clue = finish_clue(text)
+        if clue and is_initialism(surface):
+            clue = clue + ABBR if len(clue) + len(ABBR) <= MAX_CLUE_CHARS else None
+        return clue
+
+    def synonym(self, syn, surface: str, answer: str) -> str | None:
+        """The commonest other word of the synset: TRITON for NEWT, "Deoxyribonucleic acid, for short" for DNA."""
+        from .sources import TAXON_LEMMA
+
+        best = self.commonest(syn.words, lambda w: w.lower() != surface.lower() and self.norm(w) != answer
+                              and not TAXON_LEMMA.match(w) and len(w) <= 40)  # fmt: skip
+        if best is None:
+            return None
+        text = best.replace("_", " ")
+        if is_initialism(surface) and not is_initialism(text):
+            text += ", for short"
+        return finish_clue(text)
+
+    def kind_of(self, syn) -> str | None:
+        """NEWT: "Kind of salamander", from the first common word of a noun's hypernym."""
+        from .sources import TAXON_LEMMA
+
+        hyper = self.wordnet.hypernym(syn)
+        if syn.taxon or hyper is None:
+            return None
+        for w in hyper.words:
+            if self.zipf(w.replace("_", " ")) >= SYNONYM_ZIPF and not TAXON_LEMMA.match(w):
+                return finish_clue("Kind of " + w.replace("_", " "))
+        return None
+
+    def inflect(self, word: str, pos: str, form: str) -> str | None:
+        """``word`` (a plain lemma of ``pos``) in the inflection ``form``, or None."""
+        from .inflection import FORMS, PLAIN
+
+        if not PLAIN.match(word) or word not in self.wordnet.lemmas[pos]:
+            return None
+        if form == "pl":
+            return self.morph.plurals(word)[0]
+        if form in FORMS:
+            return self.morph.clue_verb(word, form)
+        return self.deriver.grade(word, form) if self.deriver.gradable(word) else None
+
+    def related_form(self, syn, base: str, form: str) -> str | None:
+        """A synonym in the same inflection (GRIPPED: "Clutched"), or for a plural noun
+        its hypernym's plural (BEERS: "Some brews"); None if neither is common enough."""
+        best = self.commonest(syn.words, lambda w: w.lower() != base and self.inflect(w, syn.pos, form) is not None)
+        if best is not None:
+            return self.inflect(best, syn.pos, form)
+        hyper = self.wordnet.hypernym(syn)
+        if form == "pl" and hyper is not None:
+            for w in hyper.words:
+                parts = w.split("_")
+                plural = self.inflect(parts[-1], "noun", "pl") if parts[-1] == parts[-1].lower() else None
+                if plural and self.zipf(w.replace("_", " ")) >= SYNONYM_ZIPF - 0.5:
+                    return "Some " + " ".join(parts[:-1] + [plural])
+        return None
+
+    def form_definition(self, syn, form: str) -> str | None:
+        """The base sense's definition in the inflection ``form`` ("pl", a verb form, "er", "est")."""
+        from .inflection import FORMS
+        from .sources import MASS_LEXFILES
+
+        definition = gloss_definition(syn.gloss)
+        if form == "pl":
+            return self.deriver.plural(definition, mass=syn.lexnum in MASS_LEXFILES)
+        if form in FORMS:
+            return self.deriver.verb(definition, form)
+        return self.deriver.graded(definition, form)

@@ -431,19 +431,19 @@ class Deriver:
     def graded(self, definition: str, suffix: str) -> str | None:
         """"great in vertical dimension" -> "greater in vertical dimension"."""
         words = definition.split(" ")
-        if not self._gradable(words[0]):
+        if not self.gradable(words[0]):
             return None
-        words[0] = self._grade(words[0], suffix)
-        if len(words) > 2 and words[1] in ("and", "or") and self._gradable(words[2]):
-            words[2] = self._grade(words[2], suffix)  # "loud and firm" -> "louder and firmer"
+        words[0] = self.grade(words[0], suffix)
+        if len(words) > 2 and words[1] in ("and", "or") and self.gradable(words[2]):
+            words[2] = self.grade(words[2], suffix)  # "loud and firm" -> "louder and firmer"
         return " ".join(words)
 
-    def _gradable(self, word: str) -> bool:
+    def gradable(self, word: str) -> bool:
         if word not in self.adjs or not PLAIN.match(word) or word in _NOT_GRADABLE:
             return False
         return word in self.morph.adj_exc or not word.endswith(("ed", "ing"))  # not "used", "being"
 
-    def _grade(self, word: str, suffix: str) -> str:
+    def grade(self, word: str, suffix: str) -> str:
         if syllables(word) == 1 or (word.endswith("y") and syllables(word) == 2) or word in self.morph.adj_exc:
             return self.morph.graded(word, suffix)[0]
         return ("more " if suffix == "er" else "most ") + word

