@@ -728,3 +728,17 @@ def test_full_default_blocklist(full):
     assert not [c for cs in full["clues"].values() for c in cs if blocklist.blocks_clue(c)]
     for answer in ("SPICE", "SPICED", "SPICES"):  # SPIC is blocked, these are not
         assert answer in full["words"], answer
+
+
+def test_the_breakfast_table_list_keeps_its_words_to_corners(tiny, tmp_path):
+    """A word of the hand-written list (and its inflections) loses 15 points."""
+    listed = tmp_path / "unpleasant.txt"
+    listed.write_text("# test\nsalamander\n")
+    tiny_build(tmp_path / "out", tiny["sources"], unpleasant=listed)
+    words = read_wordlist(tmp_path / "out" / "wordlist.txt")
+    grades = read_grades(tmp_path / "out" / "grades.tsv")
+    assert words["SALAMANDER"] == tiny["words"]["SALAMANDER"] - 15
+    assert words["SALAMANDERS"] == tiny["words"]["SALAMANDERS"] - 15
+    assert "the breakfast-table list" in grades["SALAMANDER"][2] and words["NEWT"] == tiny["words"]["NEWT"]
+    packaged = (Path(__file__).parent.parent / "pipeline" / "data" / "unpleasant.txt").read_text().split()
+    assert "obese" in packaged and "stool" not in packaged  # innocent senses stay off it

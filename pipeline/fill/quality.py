@@ -34,7 +34,7 @@ RELAX_SHARE = 0.5
 #: A slot whose length has fewer words than this at a grade starts below it.
 SCARCE = 200
 #: Words tried per slot after which every floor comes down at each failed run.
-PATIENCE = 200
+PATIENCE = 400
 
 
 def _better(a: FillResult, b: FillResult | None) -> bool:

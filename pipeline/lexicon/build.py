@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from ..model.cluefile import is_shard_name, write_shards
-from ..model.cluetext import DEFAULT_BLOCKLIST, Blocklist, clue_leaks, load_blocklists
+from ..model.cluetext import DEFAULT_BLOCKLIST, Blocklist, clue_leaks, default_blocklist_path, load_blocklists
 from ..model.fileio import atomic_write, write_bytes, write_text
 from ..model.wordlist import write_wordlist
 from .clues import SenseClues, example_blanks, finish_clue, gloss_examples, is_initialism, phrase_blanks
@@ -68,7 +68,7 @@ class _Entry:
 
 
 class _Build:
-    def __init__(self, wordnet, scowl, zipf, house, blocklist, norm, min_zipf, say):
+    def __init__(self, wordnet, scowl, zipf, house, blocklist, unpleasant, norm, min_zipf, say):
         self.wn = wordnet
         self.scowl = scowl
         self.zipf = zipf
@@ -77,7 +77,7 @@ class _Build:
         self.norm = norm
         self.min_zipf = min_zipf
         self.say = say
-        self.scorer = Scorer(scowl, zipf)
+        self.scorer = Scorer(scowl, zipf, unpleasant)
         self.morph = Morphology(wordnet.exc["noun"], wordnet.exc["verb"], wordnet.exc["adj"], freq=zipf)
         self.deriver = Deriver(self.morph, wordnet.lemmas["noun"], wordnet.lemmas["verb"], wordnet.lemmas["adj"])
         self.clue = SenseClues(wordnet, zipf, norm, self.morph, self.deriver)
@@ -362,6 +362,11 @@ class _Build:
         return words, clues, grades
 
 
+def default_unpleasant_path() -> Path:
+    """The packaged breakfast-table list, ``pipeline/data/unpleasant.txt``."""
+    return default_blocklist_path().with_name("unpleasant.txt")
+
+
 def _grade_line(answer: str, score: int, readings: list[Reading], best: int) -> str:
     """``ANSWER  score  reading  why`` (tab-separated), the best reading first."""
     order = [best] + [i for i in range(len(readings)) if i != best]
@@ -378,6 +383,7 @@ def build_lexicon(
     max_length=15,
     min_zipf=DEFAULT_MIN_ZIPF,
     blocklist: Blocklist | None = None,
+    unpleasant=None,
     progress=None,
 ) -> dict:
     """Build the default word list and clue shards from the house list, WordNet, SCOWL and wordfreq.
@@ -399,6 +405,9 @@ def build_lexicon(
         wordfreq Zipf frequency a WordNet candidate needs (`DEFAULT_MIN_ZIPF`).
     blocklist : Blocklist, optional
         Words no answer or clue may be (default: the packaged list).
+    unpleasant : str or os.PathLike, optional
+        Words a daily paper keeps to corners, scored down (default: the
+        packaged ``pipeline/data/unpleasant.txt``).
     progress : callable, optional
         Called with a short message at each step.
 
@@ -436,7 +445,9 @@ def build_lexicon(
     house = read_house(house_dir)
     zipf, zcache = zipf_lookup()
     blocklist = blocklist if blocklist is not None else load_blocklists([DEFAULT_BLOCKLIST])
-    build = _Build(wordnet, scowl, zipf, house, blocklist, Normaliser(min_length, max_length), min_zipf, say)
+    unpleasant = Blocklist.read(unpleasant if unpleasant is not None else default_unpleasant_path())
+    build = _Build(wordnet, scowl, zipf, house, blocklist, unpleasant, Normaliser(min_length, max_length), min_zipf,
+                   say)  # fmt: skip
     build.house_entries()
     build.lemmas()
     build.inflections()

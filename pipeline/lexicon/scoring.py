@@ -50,7 +50,9 @@ at SCOWL level 50 scores 50.  Then penalties (each named in ``grades.tsv``):
 * `FLAG_PENALTIES`, for what most of a word's senses are: in a technical
   field's jargon (WordNet's topic domains, `TECHNICAL_DOMAINS`), failing
   the breakfast-table test (WordNet's hyponyms of disease, sex, bodily
-  waste, drugs and violence), labelled archaic; and any offensive sense.
+  waste, drugs and violence, and the hand-written list of grim, crude and
+  unkind words in ``pipeline/data/unpleasant.txt``), labelled archaic; and
+  any offensive sense.
 """
 
 from __future__ import annotations
@@ -113,11 +115,13 @@ TECHNICAL_DOMAINS = frozenset(
 #: What a word's senses can earn it, in points off: most of its senses
 #: offensive, in a technical field's jargon (WordNet's topic domains), failing
 #: the breakfast-table test (disease, sex, bodily waste, drugs, violence:
-#: WordNet's hyponyms of those), or labelled archaic.
+#: WordNet's hyponyms of those), or labelled archaic; or the word being on the
+#: hand-written breakfast-table list.
 FLAG_PENALTIES = {
     "offensive": (OFFENSIVE_PENALTY, "an offensive sense"),
     "technical": (TECHNICAL_PENALTY, "jargon of a technical field"),
     "unpleasant": (10, "the breakfast-table test (disease, sex, bodily waste, drugs, violence)"),
+    "breakfast": (15, "the breakfast-table list (grim, crude or unkind)"),
     "archaic": (8, "archaic"),
 }
 _DERIVED_LENGTH = 8  # a derived word this long or longer loses DERIVED_PENALTY
@@ -176,11 +180,17 @@ class Reading:
 
 
 class Scorer:
-    """Readings scored from wordfreq (``zipf``, a callable) and SCOWL (a `Scowl`)."""
+    """Readings scored from wordfreq (``zipf``, a callable) and SCOWL (a `Scowl`).
 
-    def __init__(self, scowl, zipf):
+    ``unpleasant`` (a `pipeline.model.cluetext.Blocklist`) holds the words a
+    daily paper keeps to corners (``pipeline/data/unpleasant.txt``): a word
+    it matches, or whose base it matches, earns the ``breakfast`` flag.
+    """
+
+    def __init__(self, scowl, zipf, unpleasant=None):
         self.scowl = scowl
         self.zipf = zipf
+        self.unpleasant = unpleasant
 
     def _one(self, kind: str, answer: str, surface: str, kinds, penalties=()) -> Reading:
         z = self.zipf(surface.replace("_", " "))
@@ -197,6 +207,8 @@ class Scorer:
         """Penalties of a word (or an inflection's base): its length, its
         derivation, and ``flags`` its senses earned (see `FLAG_PENALTIES`)."""
         out = []
+        if self.unpleasant is not None and self.unpleasant.blocks_answer(answer):
+            flags = frozenset(flags) | {"breakfast"}
         if len(answer) >= LONG_FROM:
             out.append((LONG_PENALTY * (len(answer) - LONG_FROM + 1), f"{len(answer)} letters"))
         for flag in sorted(flags):
