@@ -11,19 +11,24 @@
  *                               letters is bytes, n * length codes 0-25.
  *                               Builds masks[pos][letter] as bitsets.
  *   solve(words, cells, cset, limit, banned, seed, max_nodes, timeout,
- *         first_cutoff, look[, moved])
+ *         first_cutoff, look[, moved[, good[, relax_share[, patience]]]])
  *       words   list per slot of the Words for its length
  *       cells   list per slot of the tuple of its cell numbers
  *       cset    list per cell of the 26-bit set of letters it may take
- *       limit   list per slot: words 0..limit-1 are allowed (score floor)
+ *       limit   list per slot: words 0..limit-1 are allowed (score floor),
+ *               or a list of such limits, growing: the slot's grades
  *       banned  list per slot of word numbers it may not take
  *       moved   optional, list per slot of the words whose score was
  *               lowered (a penalty), flat [rank, k, rank, k, ...] in their
  *               new order: word k now comes after `rank` words of the
  *               list's own order (see pick_moved); empty: none moved
- *       -> (status, words per slot or None, nodes, fails, restarts)
- *       status: 0 filled, 1 unfillable (search space exhausted),
- *               2 out of nodes or time.
+ *       good    optional, list per slot: words 0..good-1 are good ones,
+ *               which slot and value choice favour (see room_of, choose)
+ *       relax_share, patience: see relax
+ *       -> (status, words per slot or None, nodes, fails, restarts,
+ *           failure weight per slot, grade reached per slot)
+ *       status: 0 filled, 1 unfillable (search space exhausted at the
+ *               last grades), 2 out of nodes or time.
  *
  * State: per slot a bitset of candidate words with the range [lo, hi) of
  * 64-bit words outside which it is zero (domains shrink fast, so scans stay
@@ -51,6 +56,15 @@
  * word / remove it), so a run that ends without a fill has exhausted the
  * space.  Runs restart after first_cutoff * 1.5^k failures, keeping the
  * weights.
+ *
+ * Grades: a slot given several limits starts at its first (the best-scored
+ * words only).  A run that fails or restarts while some slot can still
+ * come down lowers the grade of the slots most blamed for its dead ends
+ * (relax) and starts again from fresh domains, keeping the weights, the
+ * cutoff growing by GRADED_GROWTH instead of 1.5: so a fill keeps the best
+ * words wherever the grid allows and takes poorer ones only in the corners
+ * that need them.  The last grades are the plain problem, so "unfillable"
+ * still means no fill exists.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
