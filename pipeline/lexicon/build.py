@@ -106,6 +106,9 @@ class _Build:
             h = self.house[answer]
             if not self.norm.min_length <= len(answer) <= self.norm.max_length:
                 continue
+            if self.blocklist.blocks_answer(answer, h.surfaces):
+                self.reject(answer, "blocked")
+                continue
             entry = self.entry(answer)
             r = entry.reading(Scorer.house(h.score, "/".join(h.categories)))
             entry.related.update(h.surfaces)
