@@ -158,6 +158,7 @@ HOUSE = {
                 "yay;60|\"Hooray!\"|Cheer of delight\n"
                 "Tina;60|Singer Turner|Comic Fey\n"
                 "EMT;62|Ambulance worker: Abbr.\n",
+    "words.txt": "# everyday words WordNet clues badly: these clues come first\nnewt;45|Pond critter\n",
 }  # fmt: skip
 HOUSE_LICENSE = "The house list (test fixture): CC0 1.0 Universal\n"
 
@@ -370,6 +371,8 @@ def test_tiny_an_entry_is_worth_its_best_clued_sense(tiny):
     assert int(name.split(":")[0].split()[1]) < 40  # the language alone would be avoided
     assert words["TINA"] == 60 and clues["TINA"] == ["Singer Turner", "Comic Fey"]
     assert words["EMT"] == 62 and clues["EMT"] == ["Ambulance worker: Abbr."]
+    # the house list's everyday words put their clues first, though the word scores higher as WordNet's
+    assert clues["NEWT"][0] == "Pond critter" and words["NEWT"] > 45 and grades["NEWT"][1] == "word"
 
 
 def test_tiny_licences_notice_and_stats(tiny):
@@ -388,7 +391,7 @@ def test_tiny_licences_notice_and_stats(tiny):
     assert stats["by_length"][5] == sum(1 for w in tiny["words"] if len(w) == 5)
     assert stats["fine_by_length"][4] == sum(1 for w, s in tiny["words"].items() if len(w) == 4 and s >= 50)
     assert sum(stats["by_band"].values()) == n_lines
-    assert stats["house_entries"] == 4
+    assert stats["house_entries"] == 5
     assert stats["clue_lines"] == sum(len(c) for c in tiny["clues"].values())
     assert stats["seconds"] >= 0
     assert any(m.startswith("reading data.noun") for m in tiny["messages"])
@@ -439,9 +442,9 @@ def test_min_zipf_and_lengths(tiny, tmp_path):
     stats = tiny_build(tmp_path, tiny["sources"], min_length=4, max_length=5, min_zipf=4.0)
     words = read_wordlist(tmp_path / "wordlist.txt")
     assert words and all(4 <= len(w) <= 5 for w in words)
-    house = {"ATEAM", "EMT", "TINA", "YAY"}  # the house list's entries are judged by hand, not by frequency
+    house = {"ATEAM", "EMT", "TINA", "YAY", "NEWT"}  # the house list's entries are judged by hand, not by frequency
     assert [w for w in words if w not in house and wordfreq.zipf_frequency(w.lower(), "en") < 4.0] == []
-    assert "NEWT" not in words and "TINA" in words and stats["entries"] == len(words)
+    assert "OORT" not in words and "TINA" in words and stats["entries"] == len(words)
 
 
 def test_wordlist_stats_and_grade_commands(tiny, capsys):

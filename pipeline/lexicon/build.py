@@ -7,7 +7,9 @@ reason (`pipeline.lexicon.normalise`); each remaining candidate gets a
 clues from the house list and from WordNet (`pipeline.lexicon.clues`).
 After the leak and blocklist checks an answer scores what its best reading
 that still has a clue scores, and its clues are ordered best reading
-first, so a clue uses the sense the score was given for.
+first, so a clue uses the sense the score was given for; the house list's
+``words`` file, everyday words WordNet clues badly, puts its clues first
+whatever the readings score.
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ __all__ = ["DEFAULT_MIN_ZIPF", "MAX_CLUES", "build_lexicon"]
 DEFAULT_MIN_ZIPF = 0.0
 #: Clue lines kept per answer, the best reading's first.
 MAX_CLUES = 5
+#: The house list's category whose clues come first whatever the readings
+#: score: everyday words WordNet lacks or clues badly (TILL, DIES).
+LEADING_CATEGORY = "words"
 _MAX_BLANKS = 1  # fill-in-the-blank clues kept beside an answer's other clues
 _MAX_BLANKS_NEW = 3  # and for an answer that has no other kind
 _ROMAN = re.compile(r"^M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$")
@@ -112,8 +117,9 @@ class _Build:
             entry = self.entry(answer)
             r = entry.reading(Scorer.house(h.score, "/".join(h.categories)))
             entry.related.update(h.surfaces)
+            lead = LEADING_CATEGORY in h.categories
             for k, clue in enumerate(h.clues):
-                entry.clues.append(((-1, k), clue, (), r))
+                entry.clues.append(((-2 if lead else -1, k), clue, (), r))
 
     # -- 1. WordNet lemmas ---------------------------------------------------
     def lemmas(self) -> None:
@@ -334,7 +340,7 @@ class _Build:
         self.leaks = self.blocked_clues = 0
         for answer in sorted(self.entries):
             entry = self.entries[answer]
-            ranked = sorted(entry.clues, key=lambda c: (-entry.readings[c[3]].score, c[0]))
+            ranked = sorted(entry.clues, key=lambda c: (c[0][0] > -2, -entry.readings[c[3]].score, c[0]))
             kept: list[str] = []
             clued: set[int] = set()
             seen: set[str] = set()
