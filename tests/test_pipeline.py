@@ -272,3 +272,20 @@ def test_puz_previews_summary_and_the_report(first_run):
     )  # fmt: skip
     assert dry.returncode == 0 and "rule preview" not in dry.stdout + dry.stderr
 
+
+
+def test_user_lists_laid_over_the_default(tmp_path_factory):
+    """wordlist: [default, theme.txt]: the default list is built, the theme laid over it
+    (xw wordlist merge, the theme's scores winning), and every stage reads the merged list."""
+    work = _workdir(tmp_path_factory, "overlay")
+    (work / "theme.txt").write_text("TINA;90\nXYLOPHONE;80\n")
+    dry = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-n", "-p", "--cores", "1", "--config", "wordlist=[default, theme.txt]"],
+        cwd=work, capture_output=True, text=True,
+    )  # fmt: skip
+    out = dry.stdout + dry.stderr
+    assert dry.returncode == 0, out[-3000:]
+    assert "rule merge_wordlists" in out and "rule lexicon" in out
+    assert "xw wordlist merge outputs/lexicon/wordlist.txt theme.txt --out outputs/wordlist/merged.txt" in out
+    assert "--wordlist outputs/wordlist/merged.txt" in out
+    assert "--wordlist outputs/lexicon/wordlist.txt" not in out.replace("merge outputs/lexicon/wordlist.txt", "")
