@@ -523,13 +523,16 @@ static void check_counts(State *st) {
 }
 #endif
 
-/* How many of slot s's candidates are good words. */
-static int good_count(State *st, int s) {
-    int g = st->good[s], lo = st->lo[s], hi = st->hi[s], gi = g >> 6, c = 0;
-    const u64 *d = st->dom[s];
+/* How many of slot t's good words (its first good[t] candidates) are still
+ * in its domain and, when m is given, in mask m too.  Inlined at each call,
+ * so the m == NULL case compiles to its own loop. */
+static inline int popcount_good(State *st, int t, const u64 *m) {
+    int g = st->good[t], lo = st->lo[t], hi = st->hi[t], gi = g >> 6, c = 0;
+    const u64 *d = st->dom[t];
     int end = hi < gi ? hi : gi;
-    for (int i = lo; i < end; i++) c += __builtin_popcountll(d[i]);
-    if ((g & 63) && gi >= lo && gi < hi) c += __builtin_popcountll(d[gi] & (((u64)1 << (g & 63)) - 1));
+    for (int i = lo; i < end; i++) c += __builtin_popcountll(m ? d[i] & m[i] : d[i]);
+    if ((g & 63) && gi >= lo && gi < hi)
+        c += __builtin_popcountll((m ? d[gi] & m[gi] : d[gi]) & (((u64)1 << (g & 63)) - 1));
     return c;
 }
 
@@ -542,7 +545,7 @@ static int choose(State *st) {
     for (int s = 0; s < st->nslots; s++) {
         int n = st->count[s];
         if (n > 1) {
-            double key = (st->good && st->good[s] > 0 ? good_count(st, s) + 1 : n) / (st->weight[s] + 1.0);
+            double key = (st->good && st->good[s] > 0 ? popcount_good(st, s, NULL) + 1 : n) / (st->weight[s] + 1.0);
             if (best < 0 || key < bk) {
                 best = s;
                 bk = key;
@@ -557,16 +560,6 @@ static int agree(State *st, int t, int tp, int letter) {
     const u64 *m = mask(st->W[t], tp, letter), *d = st->dom[t];
     int c = 0;
     for (int i = st->lo[t]; i < st->hi[t]; i++) c += __builtin_popcountll(d[i] & m[i]);
-    return c;
-}
-
-/* agree() counting only slot t's good words (its first good[t]). */
-static int agree_good(State *st, int t, int tp, int letter) {
-    int g = st->good[t], lo = st->lo[t], hi = st->hi[t], gi = g >> 6, c = 0;
-    const u64 *m = mask(st->W[t], tp, letter), *d = st->dom[t];
-    int end = hi < gi ? hi : gi;
-    for (int i = lo; i < end; i++) c += __builtin_popcountll(d[i] & m[i]);
-    if ((g & 63) && gi >= lo && gi < hi) c += __builtin_popcountll(d[gi] & m[gi] & (((u64)1 << (g & 63)) - 1));
     return c;
 }
 
@@ -589,7 +582,7 @@ static inline double room_of(State *st, int s, int k, int memo[64][26], int memo
         if (!c) return -1.0;
         if (st->good && st->good[t] > 0) {
             int g = memo_g[p][code[p]];
-            if (g < 0) g = memo_g[p][code[p]] = agree_good(st, t, st->crosspos[s][p], code[p]);
+            if (g < 0) g = memo_g[p][code[p]] = popcount_good(st, t, mask(st->W[t], st->crosspos[s][p], code[p]));
             room += log2(1.0 + g) + 0.25 * log2((double)c);
         } else {
             room += log2((double)c);
@@ -714,9 +707,7 @@ static int relax(State *st) {
 }
 
 enum { FOUND = 1, FAILED = 0, ABORT = -1, RESTART = -2, NOMEM = -3 };
-#ifndef GRADED_GROWTH
 #define GRADED_GROWTH 1.35
-#endif
 
 static int solve(State *st) {
     for (;;) {
