@@ -3,7 +3,7 @@
 `fill_graded` (what ``xw fill`` does by default) finds a first fill that
 uses words a daily paper would print wherever the grid allows: every slot
 starts with a score floor of 50, and only the slots where the search keeps
-failing go down to 40, then 30, then anything.
+failing come down by fives to 30, then to anything.
 
 The first fill is the fastest the search finds.  ``fill_best`` then bans
 every word scoring at or below that fill's weakest entry and fills again,
@@ -18,7 +18,6 @@ proven unfillable rather than out of time).
 from __future__ import annotations
 
 import time
-
 
 from .problem import FillProblem
 from .search import FILLED, UNFILLABLE, Filler, FillResult
@@ -97,6 +96,7 @@ def fill_best(
     """
     start = time.perf_counter()
     deadline = start + timeout
+    problem = FillProblem(grid)  # one for every round
     nodes_left = max_nodes
     floor = min_score
     best = None
@@ -112,7 +112,7 @@ def fill_best(
         if left <= 0 and rounds:  # the first round always runs: it is the result when nothing fills
             wall_clock = True
             break
-        filler = Filler(grid, index, seed=seed + rounds, min_score=floor, exclude=exclude, penalty=penalty)
+        filler = Filler(problem, index, seed=seed + rounds, min_score=floor, exclude=exclude, penalty=penalty)
         result = filler.fill(left, nodes_left)
         rounds += 1
         total_nodes += result.nodes
@@ -223,7 +223,7 @@ def fill_graded(
         while first < len(steps) - 1 and li.count_at_least(steps[first]) < min(SCARCE, bottom / 2):
             first += 1
         floors.append(tuple(steps[first:]))
-    filler = Filler(grid, index, seed=seed, min_score=min_score, exclude=exclude, penalty=penalty, floors=floors,
+    filler = Filler(problem, index, seed=seed, min_score=min_score, exclude=exclude, penalty=penalty, floors=floors,
                     good=steps[0], relax_share=relax_share, patience=patience * len(floors))  # fmt: skip
     result = filler.fill(timeout, max_nodes)
     relaxed = 0

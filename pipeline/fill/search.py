@@ -125,8 +125,9 @@ class Filler:
 
     Parameters
     ----------
-    grid : Grid
-        Black squares, empty cells and any letters already placed.
+    grid : Grid or FillProblem
+        Black squares, empty cells and any letters already placed (or its
+        `FillProblem`, when the caller has built it already).
     index : WordIndex
     seed : int
         Seeds value choice; the same seed gives the same fill.
@@ -198,7 +199,7 @@ class Filler:
 
     def __init__(
         self,
-        grid: Grid,
+        grid: Grid | FillProblem,
         index: WordIndex,
         seed: int = 0,
         min_score=None,
@@ -214,7 +215,7 @@ class Filler:
         self.good = good
         self.relax_share = relax_share
         self.patience = patience
-        self.problem = FillProblem(grid)
+        self.problem = grid if isinstance(grid, FillProblem) else FillProblem(grid)
         self.floors = list(floors) if floors is not None else [None] * len(self.problem)
         if len(self.floors) != len(self.problem):
             raise ValueError(f"{len(self.floors)} floors for {len(self.problem)} slots")
