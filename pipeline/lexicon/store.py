@@ -6,8 +6,9 @@ list from a per-user folder instead, built there the first time it is
 needed (about 40 s) and rebuilt when what it is built from changes:
 ``$XWBOOK_LEXICON`` if set, else ``~/.cache/xwbook/lexicon`` (the user
 cache folder of the platform).  A ``BUILD`` file in it records the
-fingerprint of the build: this package's lexicon code, house list and
-blocklist, and the versions of wordfreq and the WordNet and SCOWL files.
+fingerprint of the build: this package's lexicon code, house list,
+blocklist and breakfast-table list, and the versions of wordfreq and the
+WordNet and SCOWL files.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def lexicon_fingerprint() -> str:
     h = hashlib.sha256()
     package = Path(str(resources.files("pipeline")))
     files = sorted((package / "lexicon").glob("*.py")) + sorted(default_house_dir().iterdir())
-    files.append(package / "data" / "blocklist.txt")
+    files += [package / "data" / "blocklist.txt", package / "data" / "unpleasant.txt"]
     for path in files:
         h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     for name in ("wordfreq",):

@@ -53,14 +53,13 @@ _SIBILANT = ("S", "X", "Z", "CH", "SH", "O")
 
 
 @lru_cache(maxsize=1 << 18)
-def _bases(word: str) -> frozenset[str]:
-    """The words ``word`` can be an inflection of, by English spelling:
+def _bases(w: str) -> frozenset[str]:
+    """The words ``w`` can be an inflection of, by English spelling:
     SPICES and SPICED of SPICE (never of SPIC: it would give SPICS and
     SPICKED), STOPPED of STOP, CRIES and CRIED of CRY.  Stricter than
     `_stems`, which the leak rule uses: a blocked word must not block the
     innocent words spelled near it."""
     out = set()
-    w = word
     if w.endswith("IES") or w.endswith("IED"):
         out.add(w[:-3] + "Y")
     if w.endswith("ES") and w[:-2].endswith(_SIBILANT):
@@ -79,7 +78,7 @@ def _bases(word: str) -> frozenset[str]:
             out.add(base + "E")  # SPICED of SPICE, MOVING of MOVE
     if w.endswith("D") and len(w) >= 4 and w[-2] == "E":
         out.add(w[:-1])  # AGED of AGE
-    out.discard(word)
+    out.discard(w)
     return frozenset(b for b in out if len(b) >= 2)
 
 
