@@ -34,8 +34,10 @@ a score from the signals of its kind:
   have caps of their own.  The lively phrases a grid wants are the house
   list's.
 * ``inflection``: a plural, verb form or comparative, scored from its own
-  frequency and SCOWL level, less `INFLECTION_PENALTIES` (a plural 3, an
-  -ING form 8: constructors rate a base form above a form made to fit).
+  frequency and SCOWL level, or up to `BASE_LIFT` points more from its
+  base's when short (a solver who knows PORE knows PORED), less
+  `INFLECTION_PENALTIES` (a plural 3, an -ING form 8: constructors rate a
+  base form above a form made to fit).
 * ``blank``: a word WordNet uses only in examples and names (THE, DONT,
   the ALAN of "Alan Turing"), from its frequency and best SCOWL level.
 
@@ -58,6 +60,9 @@ at SCOWL level 50 scores 50.  Then penalties (each named in ``grades.tsv``):
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from ..model.wordlist import normalise
+from .normalise import FUNCTION_WORDS
 
 __all__ = [
     "ABBREVIATION_CAP",
@@ -91,6 +96,13 @@ INFLECTION_PENALTIES = {
     "er": (6, "a comparative"),
     "est": (6, "a superlative"),
 }
+#: An inflection of up to BASE_LIFT_UP_TO letters may gain up to BASE_LIFT
+#: points from its base's familiarity: the judges of
+#: ``pipeline/data/calibration.tsv`` call PORED, TINES, ALOES fine
+#: (``bench/calibrate.py``); longer plurals of abstract nouns (CRUELTIES)
+#: are poor fill however well their base is known.
+BASE_LIFT = 7
+BASE_LIFT_UP_TO = 8
 PHRASE_CAP = 38
 VERB_PHRASE_CAP = 32
 TAGGED_PHRASE_CAP = 45
@@ -135,7 +147,6 @@ _PER_EXTRA_WORD = 0.5  # Zipf a phrase loses per word after the first
 _WORDS = ("words", "contractions")
 _NAMES = ("upper", "proper-names")
 _ABBREVIATIONS = ("abbreviations",)
-_FUNCTION_WORDS = frozenset("of the a an for and by from to at in on with or".split())
 
 
 def familiarity(zipf: float, level: int | None) -> float:
@@ -212,10 +223,10 @@ class Scorer:
         if len(answer) >= LONG_FROM:
             out.append((LONG_PENALTY * (len(answer) - LONG_FROM + 1), f"{len(answer)} letters"))
         for flag in sorted(flags):
-            points, note = FLAG_PENALTIES[flag]
+            off, note = FLAG_PENALTIES[flag]
             if flag == "technical" and (self.scowl.level(answer, _WORDS) or 100) <= 20:
                 continue  # CELL, ATOM: jargon's words that everyone uses
-            out.append((points, note))
+            out.append((off, note))
         stem = self.derived_from(answer)
         if stem:
             out.append((DERIVED_PENALTY, f"a long word derived from {stem}"))
@@ -264,11 +275,25 @@ class Scorer:
 
     def inflection(self, answer: str, form: str, base: str, kind: str = "pl", flags=frozenset()) -> Reading:
         """A plural, verb form or comparative (NEWTS, GRIPPED, BIGGER) of ``base``;
-        ``kind`` is ``pl``, ``s``, ``past``, ``part``, ``ing``, ``er`` or ``est``."""
+        ``kind`` is ``pl``, ``s``, ``past``, ``part``, ``ing``, ``er`` or ``est``.
+
+        A solver who knows a base knows its forms: a form of up to
+        `BASE_LIFT_UP_TO` letters is as familiar as the better of itself and
+        its base (PORED as PORE), but at most `BASE_LIFT` points above itself
+        (LOWED, of the verb "low", must not borrow the adjective's frequency).
+        """
         points_off, name = INFLECTION_PENALTIES[kind]
         penalties = [(points_off, name)]
         penalties += self._word_penalties(base.upper(), flags)
-        return self._one("inflection", answer, form, _WORDS, penalties)
+        own = self._one("inflection", answer, form, _WORDS, penalties)
+        if len(answer) > BASE_LIFT_UP_TO:
+            return own
+        of_base = self._one("inflection", _fold(base) or answer, base, _WORDS, penalties)
+        lift = min(of_base.score, own.score + BASE_LIFT)
+        if lift <= own.score:
+            return own
+        return Reading("inflection", lift, f"{own.why}; its base {base!r}: {of_base.why}, "
+                                           f"so {lift} (at most {BASE_LIFT} above the form)")  # fmt: skip
 
     def blank(self, answer: str, word: str) -> Reading:
         """A word WordNet uses only in examples and names (THE, ALAN)."""
@@ -278,7 +303,7 @@ class Scorer:
     def phrase(self, answer: str, surface: str, tagged: int, pos: str = "noun", species: bool = False) -> Reading:
         """A multi-word lemma (ICE_CREAM, polar_bear, Alan_Turing)."""
         parts = [p for p in surface.replace("-", "_").split("_") if p]
-        content = [p for p in parts if p.lower() not in _FUNCTION_WORDS] or parts
+        content = [p for p in parts if p.lower() not in FUNCTION_WORDS] or parts
         weakest = None
         for p in content:
             z = self.zipf(p)
@@ -310,8 +335,6 @@ class Scorer:
 
 
 def _fold(part: str) -> str:
-    from ..model.wordlist import normalise
-
     try:
         return normalise(part)
     except ValueError:

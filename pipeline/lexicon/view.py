@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..model.errors import InputError, numbered_lines
 from ..model.fileio import read_text
 from ..model.wordlist import normalise
 from .scoring import band
 
-__all__ = ["BANDS", "grade_lines", "read_grades", "stats", "stats_table"]
+__all__ = ["BANDS", "CALIBRATION", "agreement", "grade_lines", "read_grades", "read_judgments", "stats",
+           "stats_table"]  # fmt: skip
 
 #: The score bands, best first: (name, lowest score, what it means).
 BANDS = (
@@ -66,6 +68,30 @@ def read_grades(path) -> dict[str, tuple[str, str, str]]:
         answer, score, reading, why = line.split("\t", 3)
         out[answer] = (score, reading, why)
     return out
+
+
+#: The calibration set: entries judged as fill by hand, blind to their scores
+#: (``bench/calibrate.py`` draws and fits it; the tests hold the scores to it).
+CALIBRATION = Path(__file__).resolve().parent.parent / "data" / "calibration.tsv"
+
+
+def read_judgments(path=CALIBRATION) -> dict[str, str]:
+    """``{ANSWER: "F" | "C" | "A"}`` (fine, corner, avoid) from ``ANSWER<TAB>grade`` lines; ``#`` comments."""
+    out = {}
+    for lineno, line in numbered_lines(read_text(path)):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 2 or parts[1].strip() not in ("F", "C", "A"):
+            raise InputError(f"expected ANSWER<TAB>F, C or A, got {line!r}", path, lineno)
+        out[parts[0].strip()] = parts[1].strip()
+    return out
+
+
+def agreement(pairs, shift: int = 0) -> float:
+    """The share of ``(score, judgment)`` pairs where ``score + shift >= 50`` agrees with judgment ``F``."""
+    pairs = list(pairs)
+    return sum((s + shift >= 50) == (j == "F") for s, j in pairs) / max(1, len(pairs))
 
 
 def grade_lines(entries, words: dict[str, float], grades_path: Path | None = None) -> list[str]:
