@@ -13,7 +13,7 @@ from pipeline.model.cluetext import clue_leaks, load_blocklists
 from pipeline.model.errors import InputError
 
 CATEGORIES = {"abbreviations", "brands", "culture", "foreign", "interjections", "names", "people", "phrases",
-              "places", "words"}  # fmt: skip
+              "places", "staples", "words"}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
