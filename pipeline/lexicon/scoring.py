@@ -277,17 +277,18 @@ class Scorer:
         """A plural, verb form or comparative (NEWTS, GRIPPED, BIGGER) of ``base``;
         ``kind`` is ``pl``, ``s``, ``past``, ``part``, ``ing``, ``er`` or ``est``.
 
-        A solver who knows a base knows its forms: a form of up to
-        `BASE_LIFT_UP_TO` letters is as familiar as the better of itself and
-        its base (PORED as PORE), but at most `BASE_LIFT` points above itself
-        (LOWED, of the verb "low", must not borrow the adjective's frequency).
+        A solver who knows a base knows its plurals and verb forms: one of up
+        to `BASE_LIFT_UP_TO` letters is as familiar as the better of itself
+        and its base (PORED as PORE), but at most `BASE_LIFT` points above
+        itself (LOWED, of the verb "low", must not borrow the adjective's
+        frequency).  Comparatives and superlatives stand on their own.
         """
         points_off, name = INFLECTION_PENALTIES[kind]
         penalties = [(points_off, name)]
         penalties += self._word_penalties(base.upper(), flags)
         own = self._one("inflection", answer, form, _WORDS, penalties)
-        if len(answer) > BASE_LIFT_UP_TO:
-            return own
+        if len(answer) > BASE_LIFT_UP_TO or kind in ("er", "est"):
+            return own  # the judges call fewer than half the comparatives fine (WEER, SORER)
         of_base = self._one("inflection", _fold(base) or answer, base, _WORDS, penalties)
         lift = min(of_base.score, own.score + BASE_LIFT)
         if lift <= own.score:
