@@ -56,6 +56,7 @@ from patterns import fill_times  # noqa: E402  (bench/patterns.py)
 from pipeline.fill import FILLED, Filler, load_index  # noqa: E402
 from pipeline.fill.quality import fill_graded  # noqa: E402
 from pipeline.lexicon import build_lexicon  # noqa: E402
+from pipeline.lexicon.view import read_grades  # noqa: E402
 from pipeline.model.grid import parse_grid  # noqa: E402
 from pipeline.model.rules import style_rules  # noqa: E402
 from pipeline.model.wordlist import read_wordlist  # noqa: E402
@@ -125,11 +126,7 @@ def print_fills(label: str, f: dict, seeds: int) -> None:
 
 def list_figures(out: Path, reference: dict[str, float]) -> dict:
     words = read_wordlist(out / "wordlist.txt")
-    kinds: dict[str, str] = {}
-    for line in (out / "grades.tsv").read_text().split("\n"):
-        parts = line.split("\t")
-        if len(parts) >= 3 and parts[1] != "-" and not line.startswith("#"):
-            kinds[parts[0]] = parts[2]
+    kinds = {a: kind for a, (score, kind, _) in read_grades(out / "grades.tsv").items() if score != "-"}
     fine = {w for w, s in words.items() if s >= 50}
     clued = clean_clued(out / "clues", {w: words[w] for w in fine})
     print(f"Entries scored 50+: {len(fine):,} of {len(words):,}; in the top tier: "
