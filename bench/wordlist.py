@@ -21,7 +21,10 @@ Usage: .venv/bin/python bench/wordlist.py [--lexicon DIR] [--seeds 10] [--patter
 4. The list itself: of our entries scored 50 or more, the share in the top
    tier (goal >= 95%), by length and by reading kind (``grades.tsv``); the
    entries scored 50+ of 3, 4 and 5 letters (goals 1,200 / 3,000 / 6,000),
-   each with a clean clue (goal: every one); precision of each score band.
+   each with a clean clue (goal: every one); precision of each score band;
+   and the calibration set's hand judgments (F / C / A) against the top tier:
+   the top-tier share of the entries judged fine is the precision a score
+   agreeing perfectly with the judges would reach in the bands judged.
 5. ``--patterns`` default American 15x15 patterns (``config/config.yaml``'s
    style and rules) filled with the list within 10 s each: goal >= 95%.
 
@@ -56,7 +59,7 @@ from patterns import fill_times  # noqa: E402  (bench/patterns.py)
 from pipeline.fill import FILLED, Filler, load_index  # noqa: E402
 from pipeline.fill.quality import fill_graded  # noqa: E402
 from pipeline.lexicon import build_lexicon  # noqa: E402
-from pipeline.lexicon.view import read_grades  # noqa: E402
+from pipeline.lexicon.view import read_grades, read_judgments  # noqa: E402
 from pipeline.model.grid import parse_grid  # noqa: E402
 from pipeline.model.rules import style_rules  # noqa: E402
 from pipeline.model.wordlist import read_wordlist  # noqa: E402
@@ -159,6 +162,23 @@ def list_figures(out: Path, reference: dict[str, float]) -> dict:
     return {"fine": len(fine), "by_length": {n: sum(1 for w in fine if len(w) == n) for n in (3, 4, 5)}}
 
 
+def judged_figures(reference: dict[str, float]) -> dict:
+    """The calibration set (hand judgments blind to scores and to any word list) against the top tier:
+    how far the judges' "fine" and the constructors' top tier are one standard.  In the bands the set
+    samples (scores 25-64), the share of the judges' F in the top tier is the precision a score
+    agreeing perfectly with the judges would reach there."""
+    judged = read_judgments()
+    out = {}
+    print("The calibration set's hand judgments against the top tier (share in the top tier, unknown):")
+    for grade, meaning in (("F", "fine"), ("C", "corner"), ("A", "avoid")):
+        group = [w for w, g in judged.items() if g == grade]
+        top = sum(reference.get(w, 0) >= TOP for w in group) / max(1, len(group))
+        unk = sum(w not in reference for w in group) / max(1, len(group))
+        out[grade] = {"entries": len(group), "top": top, "unknown": unk}
+        print(f"  {grade} ({meaning}) {len(group):4d} {100 * top:5.1f}% {100 * unk:5.1f}%")
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lexicon", type=Path, help="build into this folder (default: a scratch folder)")
@@ -210,6 +230,7 @@ def main() -> int:
                 print(f"  {name:14s} median search ours / baseline: {a / b:.2f}")
 
         results["list"] = list_figures(out, reference)
+        results["judged"] = judged_figures(reference)
 
         size, style = cfg["grid_size"], cfg["pattern_style"]
         overrides = (cfg.get("pattern_rules") or {}).get(style) or {}
