@@ -24,6 +24,7 @@ from pipeline.lexicon.scoring import (
     INFLECTION_PENALTIES,
     PHRASE_CAP,
 )
+from pipeline.lexicon.inflection import Morphology, syllables
 from pipeline.lexicon.view import read_grades
 from pipeline.model.cluefile import check_clue, read_shard, shard_name
 from pipeline.model.cluetext import Blocklist, clue_leaks, load_blocklists
@@ -535,6 +536,20 @@ def test_clue_leaks_examples():
     assert clue_leaks("Whys and wherefores", "WHY") == "WHYS"
 
 
+def test_morphology_regular_plurals_beside_listed_ones_and_silent_e():
+    """WordNet's exception list keeps its plurals and the regular one joins them
+    when in use (AURAS beside AURAE); a verb in consonant + o takes whichever
+    spelling is used (SOLOS, VETOES); PALE has one syllable, SIMPLE two."""
+    freq = {"auras": 2.4, "aurae": 0.0, "children": 5.0, "childs": 1.5, "noes": 2.4, "nos": 4.0,
+            "solos": 3.3, "soloes": 0.0, "vetoes": 2.5, "vetos": 1.2}.get  # fmt: skip
+    m = Morphology({"aura": ["aurae"], "child": ["children"], "no": ["noes"]}, {}, {}, freq=lambda w: freq(w, 0.0))
+    assert m.plurals("aura") == ["auras", "aurae"]
+    assert m.plurals("child") == ["children"]
+    assert "noes" in m.plurals("no")
+    assert m.verb_forms("solo", "s") == ["solos"] and m.verb_forms("veto", "s") == ["vetoes"]
+    assert [syllables(w) for w in ("pale", "whole", "simple", "able", "grip", "happy")] == [1, 1, 2, 2, 1, 2]
+
+
 def test_the_score_scale():
     """Familiarity is the mean of wordfreq's Zipf and SCOWL's level as Zipf; 2.9 is 50."""
     assert points(2.9) == 50 and points(-5) == 0 and points(12) == 100
@@ -668,9 +683,10 @@ def test_full_short_entries_and_inflections(full):
     assert "Holding fast or firmly" in clues["GRIPPING"]
     assert "Holds fast or firmly" in clues["GRIPS"]
     assert any(c.startswith("Moved fast") for c in clues["RAN"])
-    for answer in ("FLIES", "BOXES", "WORKED", "MICE", "CHILDREN", "WOMEN", "TRAVELED", "STOPPED", "VISITED"):
+    for answer in ("FLIES", "BOXES", "WORKED", "MICE", "CHILDREN", "WOMEN", "TRAVELED", "STOPPED", "VISITED",
+                   "ZEROS", "SOLOS", "AURAS", "STADIUMS", "NOES", "PALER"):  # fmt: skip
         assert answer in full["words"], answer
-    for wrong in ("RUNNED", "CHILDS", "VISITTED", "STOPED", "INFORMATIONS", "WOMANS"):
+    for wrong in ("RUNNED", "CHILDS", "VISITTED", "STOPED", "INFORMATIONS", "WOMANS", "SOLOES", "VETOS"):
         assert wrong not in full["words"], wrong
     assert not any(c.startswith("Perceived") for c in clues["SEED"])  # "seed" is no past of "see"
 

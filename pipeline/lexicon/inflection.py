@@ -23,9 +23,10 @@ _VOWELS = "aeiou"
 
 
 def syllables(word: str) -> int:
-    """Vowel groups, a silent final e not counted: grip 1, safe 1, happy 2, simple 2."""
+    """Vowel groups, a silent final e not counted: grip 1, safe 1, pale 1, happy 2, simple 2."""
     n = len(re.findall(r"[aeiouy]+", word[1:])) + (word[0] in _VOWELS)
-    if n > 1 and word.endswith("e") and not word.endswith(("le", "ee", "ie", "ye", "oe")):
+    syllabic_le = word.endswith("le") and len(word) > 2 and word[-3] not in _VOWELS  # simple, able; not pale
+    if n > 1 and word.endswith("e") and not syllabic_le and not word.endswith(("ee", "ie", "ye", "oe")):
         n -= 1
     return n
 
@@ -47,6 +48,14 @@ def _add_s(word: str, verb: bool = False) -> str:
     if verb and word.endswith("o") and len(word) > 1 and word[-2] not in _VOWELS:
         return word + "es"
     return word + "s"
+
+
+def _s_candidates(word: str, verb: bool = False) -> list[str]:
+    """`_add_s`, and for a verb ending consonant + o both spellings, for frequency
+    to choose: echoes, vetoes but solos, lassos."""
+    if verb and word.endswith("o") and len(word) > 1 and word[-2] not in _VOWELS:
+        return [word + "es", word + "s"]
+    return [_add_s(word, verb)]
 
 
 def _may_double(word: str) -> bool:
@@ -141,7 +150,7 @@ class Morphology:
             for f in forms:
                 if f.endswith("ing"):
                     ing.append(f)
-                elif f == _add_s(base, verb=True):
+                elif f in _s_candidates(base, verb=True):
                     s.append(f)
                 else:
                     rest.append(f)
@@ -169,7 +178,17 @@ class Morphology:
         return [c for c in ranked if self.freq(c) >= best - 1.0]
 
     def plurals(self, noun: str) -> list[str]:
-        return self._rank(self.noun_exc.get(noun) or _plural_candidates(noun))
+        """The plurals in use, commonest first.  WordNet's exception list
+        gives the irregular ones, all kept (NOES, IAMBI); with ``freq`` the
+        regular one joins them unless far rarer than the best (AURAS beside
+        AURAE, SOLOS beside SOLI, CACTUSES beside CACTI; not CHILDS, LEAFS)."""
+        listed = list(self.noun_exc.get(noun) or ())
+        if not listed:
+            return self._rank(_plural_candidates(noun))
+        if self.freq is None:
+            return listed
+        ranked = self._rank(listed + _plural_candidates(noun))
+        return sorted(set(ranked) | set(listed), key=lambda c: (-self.freq(c), c))
 
     def verb_forms(self, verb: str, form: str) -> list[str]:
         """``form`` is one of "s", "past", "part", "ing"; the most common first.
@@ -183,7 +202,7 @@ class Morphology:
         if verb in _SAME_PAST and form in ("past", "part"):
             return [verb]
         regular = self._rank(
-            [_add_s(verb, verb=True)] if form == "s" else _add_ing(verb) if form == "ing" else _add_ed(verb)
+            _s_candidates(verb, verb=True) if form == "s" else _add_ing(verb) if form == "ing" else _add_ed(verb)
         )
         exc = self.verbs.get(verb)
         listed = exc and (exc[k] or (form in ("past", "part") and (exc[1] or exc[2])))
@@ -296,7 +315,7 @@ class Deriver:
         if not word.endswith("s") or word.endswith("ss"):
             return None
         for stem in (word[:-1], word[:-2], word[:-3] + "y"):
-            if stem in self.verbs and _add_s(stem, verb=True) == word:
+            if stem in self.verbs and word in _s_candidates(stem, verb=True):
                 return stem
         return None
 
