@@ -55,7 +55,7 @@ def test_every_entry_is_judged_and_every_clue_printable(house):
 
 def test_signals_an_editor_expects(house):
     """Abbreviations are signalled, foreign words say so, partials are blanks."""
-    abbr = re.compile(r"Abbr\.|abbr\.|for short|initial|[Ll]etters|[A-Za-z][a-z]{0,4}\.|\b[A-Z]{2,}\b|briefly|informally|in texts?\b|online|in chat|code\b|mnemonic|\(road sign\)|in a note|[Tt]exter")
+    abbr = re.compile(r"Abbr\.|abbr\.|for short|initial|[Ll]etters|[A-Za-z][a-z]{0,4}\.|\b[A-Z]{2,}\b|briefly|informally|in texts?\b|online|in chat|code\b|mnemonic|Roman|\(road sign\)|in a note|[Tt]exter")
     for answer, e in house.items():
         if e.categories == ("abbreviations",):
             assert any(abbr.search(c) for c in e.clues), (e.where, e.clues)
