@@ -241,7 +241,7 @@ def main() -> int:
               f"{100 * share:.0f}% (goal >= 95%: {_met(share >= GOALS['patterns'])}); median {times[len(times) // 2]:.3f} s, "
               f"slowest {times[-1]:.3f} s")
         if args.json:
-            for f in (r for k, r in results.items() if k != "list"):
+            for f in (r for k, r in results.items() if k not in ("list", "judged")):
                 f["below"] = dict(f["below"])
                 f["missing"] = dict(f["missing"])
             args.json.write_text(json.dumps(results, indent=1, sort_keys=True))

@@ -69,6 +69,7 @@ __all__ = [
     "INFLECTION_PENALTIES",
     "NAME_PHRASE_CAP",
     "OFFENSIVE_PENALTY",
+    "BREAKFAST_CAP",
     "PHRASE_CAP",
     "SCOWL_ZIPF",
     "SPECIES_CAP",
@@ -111,6 +112,9 @@ NAME_PHRASE_CAP = 35
 TAGGED_NAME_PHRASE_CAP = 45
 SPECIES_CAP = 25
 OFFENSIVE_PENALTY = 25
+#: A word on the breakfast-table list is corner fill however common it is
+#: (MORON, ABUSE): it scores at most this, after its penalty.
+BREAKFAST_CAP = 45
 TECHNICAL_PENALTY = 6
 DERIVED_PENALTY = 5
 LONG_PENALTY = 2  # points a word loses per letter over LONG_FROM - 1: a long slot has many candidates
@@ -212,6 +216,9 @@ class Scorer:
         why = f"zipf {z:.2f}, {where}: familiarity {f:.2f} = {points(f)}"
         for p, note in penalties:
             why += f", -{p} {note}"
+        if score > BREAKFAST_CAP and any(note == FLAG_PENALTIES["breakfast"][1] for _, note in penalties):
+            score = BREAKFAST_CAP
+            why += f", at most {BREAKFAST_CAP} (corners only)"
         return Reading(kind, score, why)
 
     def _word_penalties(self, answer: str, flags=frozenset()) -> list[tuple[int, str]]:
