@@ -39,23 +39,22 @@ def _doubles(word: str) -> bool:
     return a not in _VOWELS and b in _VOWELS and c not in _VOWELS + "wxy" and not word.startswith("qu")
 
 
-def _add_s(word: str, verb: bool = False) -> str:
-    """Plural noun or third-person verb by the regular rules."""
+def _add_s(word: str) -> str:
+    """A plural noun or third-person verb by the regular rules."""
     if word.endswith(("s", "x", "z", "ch", "sh")):
         return word + "es"
     if word.endswith("y") and len(word) > 1 and word[-2] not in _VOWELS:
         return word[:-1] + "ies"
-    if verb and word.endswith("o") and len(word) > 1 and word[-2] not in _VOWELS:
-        return word + "es"
     return word + "s"
 
 
-def _s_candidates(word: str, verb: bool = False) -> list[str]:
-    """`_add_s`, and for a verb ending consonant + o both spellings, for frequency
-    to choose: echoes, vetoes but solos, lassos."""
-    if verb and word.endswith("o") and len(word) > 1 and word[-2] not in _VOWELS:
-        return [word + "es", word + "s"]
-    return [_add_s(word, verb)]
+def _third_person(verb: str) -> list[str]:
+    """The -s forms the rules allow, for frequency to choose between: one by
+    `_add_s`, or for a verb ending consonant + o both spellings (echoes,
+    vetoes but solos, lassos)."""
+    if verb.endswith("o") and len(verb) > 1 and verb[-2] not in _VOWELS:
+        return [verb + "es", verb + "s"]
+    return [_add_s(verb)]
 
 
 def _may_double(word: str) -> bool:
@@ -150,7 +149,7 @@ class Morphology:
             for f in forms:
                 if f.endswith("ing"):
                     ing.append(f)
-                elif f in _s_candidates(base, verb=True):
+                elif f in _third_person(base):
                     s.append(f)
                 else:
                     rest.append(f)
@@ -202,7 +201,7 @@ class Morphology:
         if verb in _SAME_PAST and form in ("past", "part"):
             return [verb]
         regular = self._rank(
-            _s_candidates(verb, verb=True) if form == "s" else _add_ing(verb) if form == "ing" else _add_ed(verb)
+            _third_person(verb) if form == "s" else _add_ing(verb) if form == "ing" else _add_ed(verb)
         )
         exc = self.verbs.get(verb)
         listed = exc and (exc[k] or (form in ("past", "part") and (exc[1] or exc[2])))
@@ -315,7 +314,7 @@ class Deriver:
         if not word.endswith("s") or word.endswith("ss"):
             return None
         for stem in (word[:-1], word[:-2], word[:-3] + "y"):
-            if stem in self.verbs and word in _s_candidates(stem, verb=True):
+            if stem in self.verbs and word in _third_person(stem):
                 return stem
         return None
 
