@@ -90,6 +90,7 @@ def test_an_answer_in_two_files_keeps_both_clue_sets_and_the_higher_score(tmp_pa
         ("am too;55|I am, too", "gives the answer away"),
         ("EMT;60|Paramedic.", "ends with a full stop"),
         ("EMT;60|paramedic, for short", "starts in lower case"),
+        ('afarm;48|"...had ___, E-I-E-I-O"', "starts in lower case"),
         ("EMT;60|" + "Long " * 14, "characters (at most 60)"),
     ],
 )

@@ -110,8 +110,9 @@ def _clue_problem(clue: str, answer: str, surface: str) -> str | None:
         return problem
     if len(clue) > MAX_HOUSE_CLUE:
         return f"clue {clue!r} has {len(clue)} characters (at most {MAX_HOUSE_CLUE})"
-    if clue[0].islower():
-        return f"clue {clue!r} starts in lower case"
+    first = next((ch for ch in clue if ch.isalnum()), "")
+    if first.islower() and not clue.lstrip("\"'(").startswith("___"):
+        return f"clue {clue!r} starts in lower case"  # after any quotes or dots too
     if clue.endswith(".") and not _ABBREVIATION_END.search(clue):
         return f"clue {clue!r} ends with a full stop"
     leak = clue_leaks(clue, answer, [surface])
