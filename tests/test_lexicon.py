@@ -18,15 +18,9 @@ import wordfreq
 
 from pipeline.cli import main as xw
 from pipeline.lexicon import band, build_lexicon, familiarity, find_scowl, find_wordnet, points
-from pipeline.lexicon.scoring import (
-    ABBREVIATION_CAP,
-    BREAKFAST_CAP,
-    BASE_LIFT,
-    INFLECTION_PENALTIES,
-    PHRASE_CAP,
-)
 from pipeline.lexicon.inflection import Morphology, syllables
-from pipeline.lexicon.view import read_grades
+from pipeline.lexicon.scoring import ABBREVIATION_CAP, BASE_LIFT, BREAKFAST_CAP, INFLECTION_PENALTIES, PHRASE_CAP
+from pipeline.lexicon.view import agreement, read_grades, read_judgments
 from pipeline.model.cluefile import check_clue, read_shard, shard_name
 from pipeline.model.cluetext import Blocklist, clue_leaks, load_blocklists
 from pipeline.model.errors import InputError
@@ -645,8 +639,6 @@ def test_full_no_clue_leaks_its_answer(full):
 def test_full_scores_agree_with_the_judges(full):
     """The hand-judged calibration set (pipeline/data/calibration.tsv, blind to the scores): "scored 50+"
     agrees with "judged fine" about as often as two judges agree with each other (91%)."""
-    from pipeline.lexicon.view import agreement, read_judgments
-
     judged = read_judgments()
     pairs = [(full["words"][a], j) for a, j in judged.items() if a in full["words"]]
     assert len(judged) >= 700 and len(pairs) >= 0.95 * len(judged)

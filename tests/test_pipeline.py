@@ -273,7 +273,6 @@ def test_puz_previews_summary_and_the_report(first_run):
     assert dry.returncode == 0 and "rule preview" not in dry.stdout + dry.stderr
 
 
-
 def test_user_lists_laid_over_the_default(tmp_path_factory):
     """wordlist: [default, theme.txt]: the default list is built, the theme laid over it
     (xw wordlist merge, the theme's scores winning), and every stage reads the merged list."""

@@ -66,10 +66,12 @@ from .normalise import FUNCTION_WORDS
 
 __all__ = [
     "ABBREVIATION_CAP",
+    "BASE_LIFT",
+    "BASE_LIFT_UP_TO",
+    "BREAKFAST_CAP",
     "INFLECTION_PENALTIES",
     "NAME_PHRASE_CAP",
     "OFFENSIVE_PENALTY",
-    "BREAKFAST_CAP",
     "PHRASE_CAP",
     "SCOWL_ZIPF",
     "SPECIES_CAP",
