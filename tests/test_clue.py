@@ -256,6 +256,14 @@ def test_blocklist_blocks_inflections_by_spelling_not_the_innocent_words_near_th
     assert b.blocks_clue("A blow job") == "BLOWJOB" and b.blocks_clue("Oh, shit") == "SHIT"
 
 
+def test_a_listed_word_is_not_read_into_the_words_an_er_makes():
+    """The breakfast-table list's test (`Blocklist.lists`): PEE lists PEES and
+    PEED, but PEER, PEERS and TITTER are words of their own."""
+    b = Blocklist(["pee", "tit", "stab"])
+    assert all(b.lists(w) for w in ("PEE", "PEES", "PEED", "STABS", "STABBED", "STABBING"))
+    assert not any(b.lists(w) for w in ("PEER", "PEERS", "PEERED", "TITTER", "TITER", "STABLE"))
+
+
 def test_leak_rule_an_answer_ending_with_a_clue_word():
     assert clue_leaks("Some groceries", "GREENGROCERIES") == "GROCERIES"
     assert clue_leaks("Phone with Siri", "IPHONE") == "PHONE"

@@ -766,6 +766,13 @@ def test_full_default_blocklist(full):
         assert answer in full["words"], answer
 
 
+def test_full_breakfast_table_list_spares_the_words_spelled_near_its_own(full):
+    """PEE is on the list and PEES is held to corners; PEER and TITTER are words of their own."""
+    words = full["words"]
+    assert words["PEES"] <= BREAKFAST_CAP and words["PEER"] >= 60 and words["PEERS"] >= 60
+    assert not any("breakfast" in full["grades"][w][2] for w in ("PEER", "PEERING", "TITTER", "TITER"))
+
+
 def test_the_breakfast_table_list_keeps_its_words_to_corners(tiny, tmp_path):
     """A word of the hand-written list (and its inflections) loses 15 points, and scores at most 45."""
     listed = tmp_path / "unpleasant.txt"

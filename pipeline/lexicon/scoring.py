@@ -201,7 +201,9 @@ class Scorer:
 
     ``unpleasant`` (a `pipeline.model.cluetext.Blocklist`) holds the words a
     daily paper keeps to corners (``pipeline/data/unpleasant.txt``): a word
-    it matches, or whose base it matches, earns the ``breakfast`` flag.
+    on it earns the ``breakfast`` flag, and so do its plurals and verb forms,
+    but not a word an -ER makes from one (PEER, TITTER; the agent nouns that
+    belong on the list are on it by name).
     """
 
     def __init__(self, scowl, zipf, unpleasant=None):
@@ -227,7 +229,7 @@ class Scorer:
         """Penalties of a word (or an inflection's base): its length, its
         derivation, and ``flags`` its senses earned (see `FLAG_PENALTIES`)."""
         out = []
-        if self.unpleasant is not None and self.unpleasant.blocks_answer(answer):
+        if self.unpleasant is not None and self.unpleasant.lists(answer):
             flags = frozenset(flags) | {"breakfast"}
         if len(answer) >= LONG_FROM:
             out.append((LONG_PENALTY * (len(answer) - LONG_FROM + 1), f"{len(answer)} letters"))

@@ -52,13 +52,17 @@ def _stems(word: str) -> frozenset[str]:
 _SIBILANT = ("S", "X", "Z", "CH", "SH", "O")
 
 
+_VERB_ENDINGS = ("ED", "ING")
+
+
 @lru_cache(maxsize=1 << 18)
-def _bases(w: str) -> frozenset[str]:
+def _bases(w: str, endings=_VERB_ENDINGS + ("ER", "ERS", "EST")) -> frozenset[str]:
     """The words ``w`` can be an inflection of, by English spelling:
     SPICES and SPICED of SPICE (never of SPIC: it would give SPICS and
     SPICKED), STOPPED of STOP, CRIES and CRIED of CRY.  Stricter than
     `_stems`, which the leak rule uses: a blocked word must not block the
-    innocent words spelled near it."""
+    innocent words spelled near it.  ``endings`` are the endings besides
+    -S that are tried (an -ER can make a new word: PEER is no form of PEE)."""
     out = set()
     if w.endswith("IES") or w.endswith("IED"):
         out.add(w[:-3] + "Y")
@@ -66,7 +70,7 @@ def _bases(w: str) -> frozenset[str]:
         out.add(w[:-2])
     if w.endswith("S") and not w.endswith("SS"):
         out.add(w[:-1])
-    for suffix in ("ED", "ING", "ER", "ERS", "EST"):
+    for suffix in endings:
         if w.endswith(suffix) and len(w) - len(suffix) >= 2:
             base = w[: -len(suffix)]
             if base.endswith("CK"):
@@ -222,6 +226,14 @@ class Blocklist:
             hit = bool(word in self.words or _bases(word) & self.words or any(bad in word for bad in self.inside))
             self._seen[word] = hit
         return hit
+
+    def lists(self, word: str) -> bool:
+        """Whether ``word`` is on the list, a plural or verb form of a word on
+        it, or holds a word blocked inside longer ones; unlike `blocks_answer`
+        an -ER or -EST word is not read as a form of a listed word (PEER is
+        no form of PEE, TITTER none of TIT)."""
+        return bool(word in self.words or _bases(word, _VERB_ENDINGS) & self.words
+                    or any(bad in word for bad in self.inside))
 
     def blocks_answer(self, answer: str, surfaces=()) -> str | None:
         """The blocked word in ``answer`` (or in one of its written forms), or None."""
