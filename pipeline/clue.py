@@ -8,8 +8,11 @@ choosing clues is a matching between the book's entries and clue texts:
 each entry first takes its best clue still free (the user's, then the
 shard's order, most common sense first), then entries left without one
 take a clue from another entry that can move to its next choice
-(augmenting paths, as in Hopcroft-Karp).  A clue the blocklist blocks is
-skipped like a used one.
+(augmenting paths, as in Hopcroft-Karp).  A clue the blocklist blocks, or
+one that gives its answer away (the give-away rule, applied here to the
+shards and the user's ``clue_file`` alike), is skipped like a used one;
+the give-aways are counted in the stage's report, and those from
+``clue_file`` listed.
 
 The fills are checked before anything is chosen: an answer in more
 puzzles than ``max_answer_repeats`` allows, or one the blocklist blocks,
@@ -29,7 +32,8 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from .model.cluefile import clue_key, read_clues_for
+from .model.cluefile import clue_key, read_clues_for, read_shard
+from .model.cluetext import clue_leaks
 from .model.errors import InputError
 from .model.fileio import read_text, write_all, write_text
 from .model.grid import parse_grid
@@ -172,8 +176,12 @@ def clue_book(
     -------
     dict
         ``puzzles``, ``answers``, ``shards_opened``, ``repeated`` (answers
-        in more than one puzzle), ``missing`` (entries left unclued) and
-        ``mean_clue_chars`` (the printed clues' mean length).
+        in more than one puzzle), ``missing`` (entries left unclued),
+        ``mean_clue_chars`` (the printed clues' mean length),
+        ``giveaways_dropped`` (clue texts skipped because they give their
+        answer away, `pipeline.model.cluetext.clue_leaks`) and
+        ``clue_file_giveaways`` (those from ``clue_file``, as
+        ``ANSWER|clue`` lines, for the user to rewrite).
 
     Raises
     ------
@@ -213,15 +221,22 @@ def clue_book(
     puzzles_of = _puzzles_of(entries)
     _check_answers(puzzles_of, max_answer_repeats, blocklist)
     answers = set(puzzles_of)
-    clues = read_clues_for(clue_dir, answers, clue_file)
+    clues = read_clues_for(clue_dir, answers)
+    mine = read_shard(clue_file, answers) if clue_file is not None else {}
+    for answer, texts in mine.items():  # the user's own clues are an answer's first choices
+        clues[answer] = texts + clues.get(answer, [])
     blocked: dict[str, bool] = {}
+    leaks: dict[str, set[str]] = defaultdict(set)  # answer -> clue keys that give it away
     options = []
     text_of: dict[str, str] = {}
     for _, _, answer in entries:
         keys = []
         for text in clues.get(answer, ()):
             key = clue_key(text)
-            if key in keys:
+            if key in keys or key in leaks[answer]:
+                continue
+            if clue_leaks(text, answer):
+                leaks[answer].add(key)
                 continue
             if blocklist:
                 if key not in blocked:
@@ -241,8 +256,10 @@ def clue_book(
         if key is None:
             if answer not in clues:
                 why = f"no clue in {source}"
-            elif not any(clue_key(t) not in blocked or not blocked[clue_key(t)] for t in clues[answer]):
-                why = "every clue blocked by the blocklist"
+            elif all(clue_key(t) in leaks[answer] for t in clues[answer]):
+                why = "every clue gives the answer away"
+            elif all(blocked.get(clue_key(t)) or clue_key(t) in leaks[answer] for t in clues[answer]):
+                why = "every clue blocked by the blocklist" + (" or giving the answer away" if leaks[answer] else "")
             else:
                 why = "every clue already used in this book"
             unclued.append((answer, f"{answer} (puzzle {k}, {slot.number}-{slot.direction.title()}: {why})"))
@@ -283,6 +300,9 @@ def clue_book(
         "shards_opened": len({a[:2] for a in answers}),
         "repeated": sum(1 for puzzles in puzzles_of.values() if len(puzzles) > 1),
         "missing": len(unclued),
+        "giveaways_dropped": sum(map(len, leaks.values())),
+        "clue_file_giveaways": [f"{answer}|{text}" for answer, texts in sorted(mine.items()) for text in texts
+                                if clue_key(text) in leaks[answer]],
         "mean_clue_chars": round(sum(map(len, printed)) / len(printed), 1) if printed else 0.0,
     }
 

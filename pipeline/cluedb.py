@@ -297,7 +297,9 @@ def _shard_clues(lines, existing, max_clues, blocklist, stats, dropped) -> dict[
     for answer, clues in existing.items():
         kept, seen = [], set()
         for clue in clues:
-            if clue_key(clue) not in seen:
+            if clue_leaks(clue, answer):
+                dropped["leak"] += 1  # kept under an older give-away rule
+            elif clue_key(clue) not in seen:
                 seen.add(clue_key(clue))
                 kept.append(clue)
         out[answer] = kept

@@ -264,6 +264,57 @@ def test_a_listed_word_is_not_read_into_the_words_an_er_makes():
     assert not any(b.lists(w) for w in ("PEER", "PEERS", "PEERED", "TITTER", "TITER", "STABLE"))
 
 
+# The give-aways a blind editorial review rejected (issue 16), each caught by the one rule.
+GIVEAWAYS = [
+    ("TIE", "Necktie", "NECKTIE"), ("DOSE", "Dosage", "DOSAGE"), ("EGGSHELLS", "Shells", "SHELLS"),
+    ("APPROVAL", "The formal act of approving", "APPROVING"), ("REF", "Referee", "REFEREE"),
+    ("THAI", "A native or inhabitant of Thailand", "THAILAND"), ("NARC", "Agent in narcotics violations", "NARCOTICS"),
+    ("ARAB", "Arabian", "ARABIAN"), ("KINS", "Related by kinship", "KINSHIP"), ("LAMA", "Priest of Lamaism", "LAMAISM"),
+    ("ETAL", "Et alia", "ET ALIA"), ("HAYRACKS", "Some racks", "RACKS"), ("GUESTHOUSES", "Some houses", "HOUSES"),
+    ("UNREPORTED", "Not reported", "REPORTED"), ("TOON", "Cartoon", "CARTOON"), ("PUB", "Public house", "PUBLIC"),
+    ("DAMNABLY", "In a damnable manner", "DAMNABLE"), ("POSSIBLES", "Some possibilities", "POSSIBILITIES"),
+    ("ANEW", "In a new way", "A NEW"), ("MPH", "Miles per hour", "MILES PER HOUR"), ("HRS", "Hours", "HOURS"),
+    ("LTD", "Limited company", "LIMITED"), ("GYMS", "Gymnasiums", "GYMNASIUMS"), ("SEMIFINAL", "Semi", "SEMI"),
+]  # fmt: skip
+FAIR = [
+    ("DOGS", "Canines"), ("SLEPT", "Dozed"), ("EASIER", "Less taxing"), ("TRES", "Three, in Madrid"),
+    ("OFT", "Often, in poems"), ("OER", "Over, poetically"), ("AMA", "Org. for docs"), ("MIN", "Minute, for short"), ("FRAT", "Fraternity, for short"),
+    ("CNN", "Cable news network, initially"), ("ERG", "Tiny bit of energy"), ("ALOE", "Kind of succulent"),
+    ("ACID", "Uric ___"), ("ALAN", "___ Turing"), ("TICS", "Twitches"), ("FIG", "Newton filling"),
+    ("FOREST", "A dense growth of trees"), ("IPHONE", "Apple smartphone"), ("TAN", "Tarnish"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("answer", "clue", "word"), GIVEAWAYS)
+def test_give_away_rule_catches_what_the_editor_rejected(answer, clue, word):
+    assert clue_leaks(clue, answer) == word
+
+
+@pytest.mark.parametrize(("answer", "clue"), FAIR)
+def test_give_away_rule_passes_fair_clues_and_signalled_shortenings(answer, clue):
+    assert clue_leaks(clue, answer) is None
+
+
+def test_give_away_rule_takes_related_words():
+    """The words of a multi-word answer, or a word's WordNet relatives, given as ``related``."""
+    assert clue_leaks("Acid found in urine", "URIC") is None
+    assert clue_leaks("Acid found in urine", "URIC", ["urine"]) == "URINE"
+    assert clue_leaks("Camera part", "LENSCAP", ["lens cap"]) is None
+    assert clue_leaks("Cover for a lens", "LENSCAP", ["lens cap"]) == "LENS"
+
+
+def test_clue_stage_drops_a_give_away_from_the_users_clue_file_and_says_so(tmp_path):
+    fills, shards = _setup(tmp_path, dict(CLUES, ARE=["Exist", "Live"], TED=["Spread for drying", "Turn hay"]))
+    (tmp_path / "mine.txt").write_text("CAT|Catlike pet\nORE|Ore deposit\nWED|Tied the knot\n")
+    out = [tmp_path / "p1.ipuz", tmp_path / "p2.ipuz"]
+    stats = clue_book(fills, shards, out, max_answer_repeats=2, clue_file=tmp_path / "mine.txt")
+    assert stats["clue_file_giveaways"] == ["CAT|Catlike pet", "ORE|Ore deposit"]
+    assert stats["giveaways_dropped"] == 2
+    p1 = read_ipuz(out[0])
+    assert p1.clues[("across", 1)] == "Feline" and p1.clues[("across", 4)] == "Mined rock"
+    assert p1.clues[("across", 5)] == "Tied the knot"  # the user's fair clue wins
+
+
 def test_leak_rule_an_answer_ending_with_a_clue_word():
     assert clue_leaks("Some groceries", "GREENGROCERIES") == "GROCERIES"
     assert clue_leaks("Phone with Siri", "IPHONE") == "PHONE"

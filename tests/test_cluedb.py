@@ -261,6 +261,19 @@ def test_add_keeps_existing_clues_first(tmp_path, capsys):
     assert summary["dropped"]["over_max_clues"] == 1
 
 
+def test_add_drops_an_existing_clue_that_gives_its_answer_away(tmp_path, capsys):
+    """A folder built under an older give-away rule is held to today's: the rule covers every source."""
+    out = tmp_path / "clues"
+    out.mkdir()
+    (out / "_ti.txt").write_text("TIE|Necktie\nTIE|Draw\n")
+    src = tmp_path / "mine.txt"
+    src.write_text("TIE|Knot a cravat\nTIE|Neck tie\n")
+    code, summary, _, _ = _run(capsys, "clues", "shard", "--add", src, "--out", out)
+    assert code == 0
+    assert _shards(out) == {"TIE": ["Draw", "Knot a cravat"]}
+    assert summary["dropped"]["leak"] == 2
+
+
 def test_bad_line_names_file_and_line_and_leaves_old_folder(tmp_path, capsys):
     out = tmp_path / "clues"
     out.mkdir()

@@ -384,7 +384,7 @@ def test_book_blocklist_and_cluable_words(tmp_path):
     # A blocked answer is never used, however well it scores.
     assert _tiny_book(tmp_path, TINY, puzzles=1, blocklist=Blocklist(["wed"])) == [b]
     # With the shards, a word with no clue is not used ...
-    clues = {w: [f"Clue for {w.lower()}"] for w in SQUARE_A + SQUARE_B if w != "ORE"}
+    clues = {w: [f"Clue number {i}"] for i, w in enumerate(SQUARE_A + SQUARE_B) if w != "ORE"}
     write_shards(tmp_path / "clues", clues)
     assert _tiny_book(tmp_path, TINY, puzzles=1, clue_dir=tmp_path / "clues") == [b]
     # ... unless the user's clue file has one; without the shards any word is used.
@@ -397,6 +397,9 @@ def test_book_blocklist_and_cluable_words(tmp_path):
     assert _tiny_book(
         tmp_path, TINY, puzzles=1, clue_dir=tmp_path / "clues", clue_file=tmp_path / "mine.txt", blocklist=blocked
     ) == [b]
+    # A clue that gives its word away is no clue either: the clue stage would drop it.
+    (tmp_path / "mine.txt").write_text("ORE|Ore, mined\n")
+    assert _tiny_book(tmp_path, TINY, puzzles=1, clue_dir=tmp_path / "clues", clue_file=tmp_path / "mine.txt") == [b]
 
 
 def test_fill_book_cli_blocklist_and_bad_clue_file(tmp_path):

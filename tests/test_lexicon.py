@@ -62,7 +62,7 @@ NOUNS = [  # (words, lexicographer file, gloss[, index of the hypernym in this l
     (["mile", "statute_mile", "stat_mi"], 23, "a unit of length equal to 1,760 yards"),
     (["genus_Otis", "Otis"], 5, "type genus of the Otididae: bustards"),
     (["great_bustard", "Otis_tarda"], 5, "largest European land bird"),
-    (["kin", "kinsperson"], 18, "a person having kinship with another"),
+    (["kin", "kinsperson"], 18, "a person related to another by blood or marriage"),
     (["Llew_Llaw_Gyffes"], 18, "a hero of Welsh legend"),
     (["genus_Clitocybe"], 20, "a genus of fungi with white spores"),
     (["Clitocybe_irina"], 20, "an agaric with a pinkish cap"),

@@ -29,6 +29,7 @@ import time
 from collections import Counter
 
 from ..model.cluefile import clue_key, read_clues_for
+from ..model.cluetext import clue_leaks
 from ..model.errors import InputError
 from ..model.fileio import write_all, write_text
 from ..model.hexcodec import encode_grid, read_pattern_file
@@ -249,14 +250,17 @@ class _ClueBook:
 
     A word's clues are the user's ``clue_file`` lines first, then the
     shards', as the clue stage reads them.  Blocked clue texts count as
-    reserved; they are looked for only in the clues of answers a fill
-    actually uses (checking every clue of the list would cost seconds a book).
+    reserved, and a clue that gives its word away is none of its clues
+    (`pipeline.model.cluetext.clue_leaks`); both are looked for only in the
+    clues of answers a fill actually uses (checking every clue of the list
+    would cost seconds a book).
     """
 
     def __init__(self, clue_dir, index, clue_file=None, blocklist=None):
         words = [w for li in index.lengths.values() for w in li.words]
-        raw = read_clues_for(clue_dir, words, clue_file)
-        self.keys = {w: list(dict.fromkeys(clue_key(c) for c in cs)) for w, cs in raw.items()}
+        self.raw = read_clues_for(clue_dir, words, clue_file)
+        self.keys = {w: list(dict.fromkeys(clue_key(c) for c in cs)) for w, cs in self.raw.items()}
+        self.checked: set[str] = set()
         self.words_of: dict[str, list[str]] = {}
         for w, ks in self.keys.items():
             for k in ks:
@@ -273,10 +277,18 @@ class _ClueBook:
             return False
         return True
 
+    def _keys(self, word) -> list[str]:
+        """The clue keys of ``word`` that do not give it away (checked on first use, as the clue stage checks)."""
+        if word not in self.checked:
+            self.checked.add(word)
+            if word in self.raw:
+                self.keys[word] = list(dict.fromkeys(clue_key(c) for c in self.raw[word] if not clue_leaks(c, word)))
+        return self.keys.get(word, [])
+
     def _assign(self, answers):
         taken, out = set(), []
         for a in answers:
-            k = next((k for k in self.keys.get(a, ()) if k not in taken and self._free(k)), None)
+            k = next((k for k in self._keys(a) if k not in taken and self._free(k)), None)
             out.append(k)
             if k is not None:
                 taken.add(k)
@@ -286,8 +298,8 @@ class _ClueBook:
         """The first answer that gets no clue of its own, or None."""
         for a, k in zip(answers, self._assign(answers)):
             if k is None:
-                if not any(self._free(x) for x in self.keys.get(a, ())):
-                    self.unusable.add(a)  # every clue it had is blocked
+                if not any(self._free(x) for x in self._keys(a)):
+                    self.unusable.add(a)  # every clue it had is blocked or gives it away
                 return a
         return None
 
@@ -295,5 +307,5 @@ class _ClueBook:
         for k in self._assign(answers):
             self.reserved.add(k)
             for w in self.words_of[k]:
-                if not any(self._free(x) for x in self.keys[w]):
+                if not any(self._free(x) for x in self._keys(w)):
                     self.unusable.add(w)

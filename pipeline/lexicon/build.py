@@ -163,6 +163,8 @@ class _Build:
         entry = self.entry(answer)
         entry.related.update(surfaces)
         entry.related.update(s.replace("_", " ") for _, s, _, _ in items)  # junk spellings too: AIR CREW
+        for _, surface, syn, _ in kept:  # DOSAGE for DOSE, URINE for URIC: no clue may use them
+            entry.related.update(self.wn.relatives(syn, surface))
         flags = self.flags([syn for _, _, syn, _ in kept])
         for key, surface, syn, tagged in kept:
             if syn.offensive:

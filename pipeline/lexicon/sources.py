@@ -36,6 +36,7 @@ _INSTALL_HINT = (
 )
 POS = ("noun", "verb", "adj", "adv")
 POS_ORDER = {p: i for i, p in enumerate(POS)}
+_POS_NAME = {"n": "noun", "v": "verb", "a": "adj", "s": "adj", "r": "adv"}  # a pointer's part of speech
 _ANIMAL, _PLANT = 5, 20  # lexicographer file numbers of noun.animal, noun.plant
 MASS_LEXFILES = (13, 27)  # noun.food, noun.substance: mostly mass nouns, no plural senses
 _TAXA = ("genus", "family", "subfamily", "superfamily", "order", "suborder", "superorder",
@@ -208,12 +209,17 @@ def _check_folder(folder: Path) -> None:
 
 class Synset:
     """One WordNet synset: its words (lemmas as written), gloss, lexicographer
-    file, first hypernyms and topic domains (``;c`` pointers, noun offsets)."""
+    file, first hypernyms and topic domains (``;c`` pointers, noun offsets),
+    and its words' derivational relatives and pertainyms (``+`` and ``\\``
+    pointers: ``(word index, pos letter, offset, target word index)``)."""
 
-    __slots__ = ("pos", "offset", "lexnum", "words", "gloss", "taxon", "offensive", "hypernyms", "domains", "usages")
+    __slots__ = ("pos", "offset", "lexnum", "words", "gloss", "taxon", "offensive", "hypernyms", "domains", "usages",
+                 "relatives")  # fmt: skip
 
-    def __init__(self, pos, offset, lexnum, words, gloss, offensive=False, hypernyms=(), domains=(), usages=()):
+    def __init__(self, pos, offset, lexnum, words, gloss, offensive=False, hypernyms=(), domains=(), usages=(),
+                 relatives=()):  # fmt: skip
         self.pos = pos
+        self.relatives = relatives
         self.domains = domains
         self.usages = usages
         self.hypernyms = hypernyms
@@ -242,11 +248,13 @@ def read_data(path: Path, pos: str) -> dict[int, Synset]:
             hypernyms = tuple(int(p[1]) for p in pointers if p[0] in ("@", "@i") and p[2] == pos[0])
             domains = tuple(int(p[1]) for p in pointers if p[0] == ";c" and p[2] == "n")
             usages = tuple(int(p[1]) for p in pointers if p[0] == ";u" and p[2] == "n")
+            relatives = tuple((int(p[3][:2], 16) - 1, p[2], int(p[1]), int(p[3][2:], 16) - 1)
+                              for p in pointers if p[0] in ("+", "\\") and p[3] != "0000")  # fmt: skip
         except (IndexError, ValueError):
             raise InputError("malformed WordNet data line", path, lineno) from None
         gloss = gloss.strip()
         offensive = bool(_OFFENSIVE_GLOSS.search(gloss) or _OFFENSIVE_USAGE.search(head + " "))
-        synsets[offset] = Synset(pos, offset, lexnum, words, gloss, offensive, hypernyms, domains, usages)
+        synsets[offset] = Synset(pos, offset, lexnum, words, gloss, offensive, hypernyms, domains, usages, relatives)
     return synsets
 
 
@@ -349,6 +357,17 @@ class WordNet:
                         raise InputError(f"index.{pos} names synset {offset} ({lemma}), absent from data.{pos}", folder)
         self.exc = {pos: read_exc(folder / f"{pos}.exc") for pos in ("noun", "verb", "adj")}
         self.lemmas = {pos: {lemma for lemma, _, _ in self.index[pos]} for pos in POS}
+
+    def relatives(self, syn: Synset, word: str) -> list[str]:
+        """The words WordNet derives from or to ``word`` of ``syn`` (DOSAGE
+        for DOSE, APPROVE for APPROVAL) and its pertainyms (URINE for URIC)."""
+        out = []
+        for source, pos, offset, target in syn.relatives:
+            if source < len(syn.words) and syn.words[source].lower() == word.lower():
+                other = self.synsets[_POS_NAME[pos]].get(offset)
+                if other is not None and target < len(other.words):
+                    out.append(other.words[target].replace("_", " "))
+        return out
 
     def domain_names(self, syn: Synset) -> list[str]:
         """The first words of a synset's topic domains ("medicine", "physics")."""

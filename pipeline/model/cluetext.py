@@ -18,7 +18,7 @@ from .errors import InputError, numbered_lines
 from .fileio import read_text
 from .wordlist import normalise
 
-__all__ = ["Blocklist", "DEFAULT_BLOCKLIST", "clue_leaks", "clue_words", "default_blocklist_path", "load_blocklists"]
+__all__ = ["ABBREVIATION_SIGNAL", "Blocklist", "DEFAULT_BLOCKLIST", "clue_leaks", "clue_words", "default_blocklist_path", "load_blocklists"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
 _JOINER = re.compile(r"[-'\u2019]")
@@ -111,9 +111,37 @@ def clue_words(clue: str) -> tuple[str, ...]:
     return tuple(words)
 
 
+@lru_cache(maxsize=1 << 16)
+def _run_words(clue: str) -> tuple[str, ...]:
+    """The words of ``clue`` in reading order, a hyphenated word as its parts
+    ("Et alia": ET, ALIA; "Ash-grey": ASH, GREY), for the rules that read
+    words in a row."""
+    out = []
+    for token in _WORD.findall(clue):
+        for part in _JOINER.split(token):
+            w = part.upper() if part.isascii() else re.sub(r"[^A-Z]", "", _fold_or_empty(part))
+            if w:
+                out.append(w)
+    return tuple(out)
+
+
+_SNOWBALL = None
+
+
+@lru_cache(maxsize=1 << 18)
+def _snowball(word: str) -> str:
+    """The Snowball (Porter 2) stem of ``word``, in capitals: DAMNABLY and DAMNABLE give DAMN."""
+    global _SNOWBALL
+    if _SNOWBALL is None:
+        import Stemmer  # PyStemmer
+
+        _SNOWBALL = Stemmer.Stemmer("english", 1 << 16)
+    return _SNOWBALL.stemWord(word.lower()).upper()
+
+
 @lru_cache(maxsize=1 << 12)
 def _targets(answer: str, related: tuple) -> tuple[frozenset[str], frozenset[str]]:
-    """The words a clue of ``answer`` must not use, and their stems."""
+    """The words a clue of ``answer`` must not use, and their stems by spelling."""
     targets = {answer}
     for text in related:
         for w in clue_words(text):
@@ -125,8 +153,67 @@ def _targets(answer: str, related: tuple) -> tuple[frozenset[str], frozenset[str
     return frozenset(targets), frozenset(target_stems)
 
 
+@lru_cache(maxsize=1 << 12)
+def _snowball_targets(targets: frozenset) -> frozenset[str]:
+    """The Snowball stems (of three letters or more) of ``targets``."""
+    return frozenset(x for x in map(_snowball, targets) if len(x) >= 3)
+
+
+#: Words by which a clue says its answer is short for something: "Abbr.",
+#: "for short", "briefly", "initially", "informally", "(abbr.)", a poet's
+#: clipping ("Often, in poems" for OFT, "Over, poetically" for OER), or an
+#: abbreviated word of its own ("Org. for docs", "Sch. in Cambridge").
+ABBREVIATION_SIGNAL = re.compile(r"\babbr|\bfor short\b|\bbriefly\b|\binitially\b|\bin brief\b|\binformally\b|"
+                                 r"\bacronym|\binitialism|\bshort for\b|\bpoetically\b|\bin (?:poems|poetry|verse)\b|"
+                                 r"\bto poets\b", re.IGNORECASE)
+_ABBREVIATED_WORD = re.compile(r"\b[A-Z][a-z]{0,4}\.(?=[\s,]|$)")
+
+
+def _signals_shortening(clue: str) -> bool:
+    """Whether ``clue`` says its answer is short for something (`ABBREVIATION_SIGNAL`)."""
+    return bool("." in clue and _ABBREVIATED_WORD.search(clue) or ABBREVIATION_SIGNAL.search(clue))
+
+
+_ARTICLES = frozenset(("A", "AN", "THE"))
+_VOWELS = frozenset("AEIOU")
+
+
+def _is_subsequence(short: str, long: str) -> bool:
+    it = iter(long)
+    return all(ch in it for ch in short)
+
+
+def _spelled_in_a_row(words: tuple[str, ...], answer: str) -> str | None:
+    """Words in a row that spell ``answer`` (A NEW for ANEW) or begin with
+    it past their first word (ET ALIA for ETAL); or whose initials spell it
+    (MILES PER HOUR for MPH), returned joined by spaces."""
+    for i in range(len(words)):
+        run = words[i]
+        if not answer.startswith(run):
+            continue
+        for j in range(i + 1, len(words)):
+            run += words[j]
+            if run == answer or (run.startswith(answer) and len(answer) > len(run) - len(words[j])):
+                return " ".join(words[i : j + 1])
+            if len(run) > len(answer) + 10:
+                break
+    return None
+
+
+def _initials(words: tuple[str, ...], answer: str) -> str | None:
+    """Two or more words in a row whose first letters spell ``answer``."""
+    for i in range(len(words) - 1):
+        j = i + len(answer)
+        if words[i][0] == answer[0] and j <= len(words) and "".join(w[0] for w in words[i:j]) == answer:
+            return " ".join(words[i:j])
+    return None
+
+
 def clue_leaks(clue: str, answer: str, related=()) -> str | None:
-    """The clue word that gives the answer away, or None.
+    """The clue word (or words) that give the answer away, or None.
+
+    The one give-away rule of every clue from every source (the house list,
+    the clues made from WordNet, clue shards, the user's ``clue_file``).
 
     Parameters
     ----------
@@ -135,21 +222,35 @@ def clue_leaks(clue: str, answer: str, related=()) -> str | None:
         The normalised answer (``CAMERALENS``).
     related : iterable of str
         Other words the clue must not use: the words of a multi-word answer
-        (``camera lens``), and for an inflected form its base (``grip``).
-        Any text; normalised here, and words shorter than 3 letters ignored.
+        (``camera lens``), for an inflected form its base (``grip``), a
+        WordNet word's derivational relatives (``dosage`` for DOSE).  Any
+        text; normalised here, and words shorter than 3 letters ignored.
 
     Returns
     -------
     str or None
-        The offending clue word (normalised), if a clue word equals the
-        answer or one of the related words, or is an obvious inflection of
-        one (they share a stem after stripping -s/-es/-ed/-ing/-er/-est), or
-        one is the other plus -s/-d/-ed/-ing/-r/-er/-est/-ly/-ness/-less/
-        -ful/-like/-ish/-ment (PLEA for PLEAD, TIE for TIED), or the shorter,
-        of five letters or more, begins the longer (ABORTION for ABORT,
-        AFGHAN for AFGHANISTAN), or a clue word holds a target of five
-        letters or more (DAYDREAM for DREAM), or the answer ends with a
-        clue word of five letters or more (GROCERIES for GREENGROCERIES).
+        What gives the answer away (normalised), by the first rule that holds:
+
+        * a clue word is the answer or a related word, or shares its stem:
+          the same Snowball stem (DAMNABLE for DAMNABLY), one inflectional
+          ending apart (GRIPPING for GRIPPED), or one is the other plus
+          -s/-d/-ed/-ing/-r/-er/-est/-ly/-ness/-less/-ful/-like/-ish/-ment
+          (PLEA for PLEAD, TEE for TEED);
+        * a clue word ends with the answer (NECKTIE for TIE, CARTOON for
+          TOON), or begins with it (THAILAND for THAI, NARCOTICS for NARC),
+          unless the clue signals a shortening ("Fraternity, for short" for
+          FRAT; see `ABBREVIATION_SIGNAL`);
+        * the answer begins or ends with a clue word of four letters or more
+          (RACKS for HAYRACKS, REPORTED for UNREPORTED), or a clue word holds
+          a target of five letters or more (DAYDREAM for DREAM);
+        * clue words in a row spell the answer (A NEW for ANEW, ET ALIA for ETAL);
+        * with no shortening signalled, the clue spells out what the answer
+          abbreviates: the initials of words in a row (MILES PER HOUR for
+          MPH), or, in a clue of one or two words, one word that holds the
+          answer's letters in order from its first letter to its last, where
+          the answer has no vowel after its first letter (HOURS for HRS,
+          "Limited company" for LTD) or is the clue's only word and begins
+          with the same two letters (DOSAGE for DOSE, GYMNASIUMS for GYMS).
 
     Notes
     -----
@@ -161,20 +262,59 @@ def clue_leaks(clue: str, answer: str, related=()) -> str | None:
     'LENS'
     >>> clue_leaks("Held fast or firmly", "GRIPPED", ["grip"]) is None
     True
+    >>> clue_leaks("Necktie", "TIE"), clue_leaks("Et alia", "ETAL"), clue_leaks("Hours", "HRS")
+    ('NECKTIE', 'ET ALIA', 'HOURS')
+    >>> clue_leaks("Fraternity, for short", "FRAT") is None
+    True
     """
     targets, target_stems = _targets(answer, tuple(related))
-    for w in clue_words(clue):
+    heads = {t[:2] for t in targets}
+    words = clue_words(clue)
+    signalled = None  # whether the clue signals a shortening, looked up when a rule asks
+    for w in words:
         if w in targets or _stems(w) & target_stems:
             return w
+        if w[:2] in heads and len(w) >= 3 and _snowball(w) in _snowball_targets(targets):
+            return w  # a stem keeps its word's first letters: only words that begin alike are stemmed
         for t in targets:
             short, long = (w, t) if len(w) < len(t) else (t, w)
-            if len(short) >= 3 and short not in _FUNCTION_WORDS and long.startswith(short):
-                if long[len(short) :] in _AFFIXES or len(short) >= 5:
-                    return w  # PLEA for PLEAD, TIE for TIED; ABORTION for ABORT, AFGHAN for AFGHANISTAN
+            if len(short) >= 3 and long.startswith(short) and short not in _FUNCTION_WORDS:
+                if long[len(short) :] in _AFFIXES:
+                    return w  # PLEA for PLEAD, TIE for TIED
+                if len(short) >= 5 and long != w:
+                    return w  # AFGHAN for AFGHANISTAN
             if len(t) >= 5 and t in w:
-                return w  # DAYDREAM for DREAM, UNCERTAINTY for CERTAIN
-        if len(w) >= 5 and w != answer and answer.endswith(w):
-            return w  # GROCERIES for GREENGROCERIES, HORSE for SEAHORSE
+                if signalled is None:
+                    signalled = _signals_shortening(clue)
+                if not (signalled and w.startswith(t)):
+                    return w  # ABORTION for ABORT, DAYDREAM for DREAM, UNCERTAINTY for CERTAIN
+        if len(answer) >= 3 and w != answer:
+            if w.endswith(answer):
+                return w  # NECKTIE for TIE
+            if w.startswith(answer):
+                if signalled is None:
+                    signalled = _signals_shortening(clue)
+                if not signalled:
+                    return w  # THAILAND for THAI
+        if len(w) >= 4 and w != answer and (answer.startswith(w) or answer.endswith(w)):
+            return w  # RACKS for HAYRACKS, GROCERIES for GREENGROCERIES, SEMI for SEMIFINAL
+    n = len(answer)
+    if not any(len(w) < n and answer.startswith(w) for w in words) and 4 < len(words) < n:
+        return None  # no words in a row can spell the answer or its initials, nor one word expand it
+    run = _run_words(clue)
+    spelled = _spelled_in_a_row(run, answer)
+    if spelled:
+        return spelled
+    if n >= 2 and not (_signals_shortening(clue) if signalled is None else signalled):
+        initials = _initials(run, answer)
+        if initials:
+            return initials
+        content = [w for w in run if w not in _ARTICLES]
+        if len(content) <= 2:
+            for w in content:
+                if len(w) >= n + 2 and w[0] == answer[0] and w[-1] == answer[-1] and _is_subsequence(answer, w):
+                    if not _VOWELS & set(answer[1:]) or len(content) == 1 and w[:2] == answer[:2]:
+                        return w  # HOURS for HRS, "Limited company" for LTD; "Dosage" for DOSE
     return None
 
 
