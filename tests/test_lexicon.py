@@ -38,7 +38,7 @@ HEADER = "  1 This software and database is being provided to you, the LICENSEE,
 
 NOUNS = [  # (words, lexicographer file, gloss[, index of the hypernym in this list])
     (["newt", "triton"], 5, 'small semiaquatic salamander; "newts are common in ponds"', 1),
-    (["salamander"], 5, "any of various small amphibians"),
+    (["salamander"], 5, "any of various small amphibians", 33),
     (["grip"], 4, "the act of grasping"),
     (["fly"], 5, "two-winged insect that lives near water"),
     (["box"], 6, "a container with a lid", 15),
@@ -72,6 +72,12 @@ NOUNS = [  # (words, lexicographer file, gloss[, index of the hypernym in this l
     (["ice_cream", "icecream"], 13, "frozen dessert made with sweetened milk and flavoring"),
     (["ill_health", "unhealthiness"], 26, "a state in which you are unable to function normally"),
     (["flu", "influenza", "grippe"], 26, "an acute febrile highly contagious viral disease", 31),
+    # the salamander's hypernyms up to the root: "Kind of X" wants an X this deep (five levels)
+    (["amphibian"], 5, "a cold-blooded vertebrate that lives on land and in water", 34),
+    (["vertebrate", "craniate"], 5, "an animal with a backbone", 35),
+    (["chordate"], 5, "any animal of the phylum Chordata", 36),
+    (["animal", "beast"], 3, "a living organism that feeds on organic matter", 37),
+    (["organism", "being"], 3, "a living thing that can act independently"),
 ]  # fmt: skip
 VERBS = [
     (["grip"], 35, 'hold fast or firmly; "He gripped the steering wheel"'),
@@ -371,7 +377,7 @@ def test_tiny_an_entry_is_worth_its_best_clued_sense(tiny):
     interjection gives the score and the first clue."""
     words, clues, grades = tiny["words"], tiny["clues"], tiny["grades"]
     assert words["YAY"] == 60 and grades["YAY"][1] == "house"
-    assert clues["YAY"][0] == '"Hooray!"' and clues["YAY"][-1] == "A branch of the Tai languages"
+    assert clues["YAY"][0] == '"Hooray!"' and clues["YAY"][-1] == "Branch of the Tai languages"
     name = next(part for part in grades["YAY"][2].split("; ") if part.startswith("name "))
     assert int(name.split(":")[0].split()[1]) < 40  # the language alone would be avoided
     assert words["TINA"] == 60 and clues["TINA"] == ["Singer Turner", "Comic Fey"]
@@ -714,7 +720,7 @@ def test_full_ordering_on_pairs_an_editor_would_rank(full):
 
 def test_full_an_entry_is_worth_the_sense_it_is_clued_with(full):
     clues, grades = full["clues"], full["grades"]
-    assert clues["YAY"][0] != "A branch of the Tai languages" and grades["YAY"][1] == "house"
+    assert clues["YAY"][0] != "Branch of the Tai languages" and grades["YAY"][1] == "house"
     assert all("Clitocybe" not in c for c in clues.get("IRINA", []))
     assert all("Tai" not in c for c in clues["YAY"][:2])
 
@@ -764,6 +770,21 @@ def test_full_default_blocklist(full):
     assert not [c for cs in full["clues"].values() for c in cs if blocklist.blocks_clue(c)]
     for answer in ("SPICE", "SPICED", "SPICES"):  # SPIC is blocked, these are not
         assert answer in full["words"], answer
+
+
+def test_full_kind_of_only_for_a_kind_of_something_specific(full):
+    """No "Kind of X" for a named one (ASIA, MALTA, TESLA, CAM the river) nor under a vague X;
+    definitions lose their leading article ("Enclosed space" for SAC)."""
+    clues = full["clues"]
+    for answer, wrong in (("ASIA", "Kind of continent"), ("MALTA", "Kind of country"), ("CAM", "Kind of river"),
+                          ("TESLA", "Kind of electrical engineer"), ("SURFACE", "Kind of artifact"),
+                          ("ALA", "Kind of process")):  # fmt: skip
+        assert wrong not in clues.get(answer, []), answer
+    vague = [a for a, cs in clues.items() for c in cs if c in ("Kind of person", "Kind of act", "Kind of state")]
+    assert vague in ([], ["ILK"])  # ILK: "Kind of person" is its definition, no hypernym
+    assert "Enclosed space" in clues["SAC"] and "Kind of salamander" in clues["NEWT"]
+    articled = ("A small ", "An act ", "The act of ")
+    assert not [c for cs in clues.values() for c in cs if c.startswith(articled) and "___" not in c]
 
 
 def test_full_breakfast_table_list_spares_the_words_spelled_near_its_own(full):

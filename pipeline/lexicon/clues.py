@@ -12,7 +12,8 @@ import re
 
 from ..model.cluefile import check_clue
 
-__all__ = ["ABBR", "BLANK", "MAX_CLUE_CHARS", "capitalise", "example_blanks", "finish_clue", "gloss_definition",
+__all__ = ["ABBR", "BLANK", "KIND_OF_MIN_DEPTH", "MAX_CLUE_CHARS", "VAGUE_KINDS", "capitalise", "crossword_wording",
+           "example_blanks", "finish_clue", "gloss_definition",
            "gloss_examples", "is_initialism", "phrase_blanks"]  # fmt: skip
 
 #: Longest clue kept; longer glosses are cut at a clause boundary or dropped.
@@ -123,6 +124,25 @@ def phrase_blanks(surface: str, norm) -> list[tuple[str, str]]:
     return out
 
 
+_LEADING_ARTICLE = re.compile(r"^(?:a|an|the) (?=[a-z])")
+_UNITED_STATES = re.compile(r"^United States (?=[a-z])")
+_OF_OR_RELATING = re.compile(r"^of,? or (?:relating|pertaining) to\b")
+
+
+def crossword_wording(definition: str) -> str:
+    """A dictionary definition in a clue's words: no leading article ("A
+    small piece of cloth" is "Small piece of cloth"), "Of or relating to"
+    as "Relating to", "United States sculptor" as "American sculptor"
+    (CLUE_STYLE.md: short beats long).
+
+    >>> crossword_wording("a small piece of cloth or paper"), crossword_wording("United States sculptor")
+    ('small piece of cloth or paper', 'American sculptor')
+    """
+    text = _OF_OR_RELATING.sub("relating to", definition)
+    text = _LEADING_ARTICLE.sub("", text)
+    return _UNITED_STATES.sub("American ", text)
+
+
 def is_initialism(surface: str) -> bool:
     """DNA, AT&T, U.S.A: letters all capitals (two or more)."""
     letters = [ch for ch in surface if ch.isalpha()]
@@ -145,6 +165,14 @@ def capitalise(text: str) -> str | None:
 
 #: A synonym used as a clue must be this common ("Eft" for NEWT is not).
 SYNONYM_ZIPF = 2.5
+#: "Kind of X" only where X lies at least this deep below WordNet's root
+#: (person, quality, state, act and region lie shallower: too vague to clue by).
+KIND_OF_MIN_DEPTH = 5
+#: Hypernyms deep enough but still too vague for "Kind of X".
+VAGUE_KINDS = frozenset("activity structure class line area word sound covering man woman device position state "
+                        "support motion agency law form thing object unit change action process group "
+                        "organization property feature situation concept idea act deed person individual someone "
+                        "people event happening matter quality attribute condition kind type sort".split())  # fmt: skip
 
 
 class SenseClues:
@@ -184,6 +212,7 @@ class SenseClues:
         text = gloss_definition(syn.gloss)
         if syn.pos == "verb" and text.startswith("to "):
             text = text[3:]
+        text = crossword_wording(text)
         clue = finish_clue(text)
         if clue and is_initialism(surface):
             clue = clue + ABBR if len(clue) + len(ABBR) <= MAX_CLUE_CHARS else None
@@ -203,11 +232,18 @@ class SenseClues:
         return finish_clue(text)
 
     def kind_of(self, syn) -> str | None:
-        """NEWT: "Kind of salamander", from the first common word of a noun's hypernym."""
+        """NEWT: "Kind of salamander", from the first common word of a noun's hypernym.
+
+        Only for a kind of something specific: never for a named one (ASIA
+        is no "Kind of continent", TESLA no "Kind of electrical engineer"),
+        nor under a hypernym within `KIND_OF_MIN_DEPTH` of WordNet's root or
+        in `VAGUE_KINDS` ("Kind of process", "Kind of person")."""
         from .sources import TAXON_LEMMA
 
         hyper = self.wordnet.hypernym(syn)
-        if syn.taxon or hyper is None:
+        if syn.taxon or syn.instance or hyper is None or self.wordnet.depth(hyper) < KIND_OF_MIN_DEPTH:
+            return None
+        if any(w.lower() in VAGUE_KINDS for w in hyper.words):
             return None
         for w in hyper.words:
             if self.zipf(w.replace("_", " ")) >= SYNONYM_ZIPF and not TAXON_LEMMA.match(w):

@@ -214,12 +214,13 @@ class Synset:
     pointers: ``(word index, pos letter, offset, target word index)``)."""
 
     __slots__ = ("pos", "offset", "lexnum", "words", "gloss", "taxon", "offensive", "hypernyms", "domains", "usages",
-                 "relatives")  # fmt: skip
+                 "relatives", "instance")  # fmt: skip
 
     def __init__(self, pos, offset, lexnum, words, gloss, offensive=False, hypernyms=(), domains=(), usages=(),
-                 relatives=()):  # fmt: skip
+                 relatives=(), instance=False):  # fmt: skip
         self.pos = pos
         self.relatives = relatives
+        self.instance = instance  # a named one (ASIA, TESLA, the river CAM), not a kind
         self.domains = domains
         self.usages = usages
         self.hypernyms = hypernyms
@@ -248,13 +249,15 @@ def read_data(path: Path, pos: str) -> dict[int, Synset]:
             hypernyms = tuple(int(p[1]) for p in pointers if p[0] in ("@", "@i") and p[2] == pos[0])
             domains = tuple(int(p[1]) for p in pointers if p[0] == ";c" and p[2] == "n")
             usages = tuple(int(p[1]) for p in pointers if p[0] == ";u" and p[2] == "n")
+            instance = any(p[0] == "@i" for p in pointers)
             relatives = tuple((int(p[3][:2], 16) - 1, p[2], int(p[1]), int(p[3][2:], 16) - 1)
                               for p in pointers if p[0] in ("+", "\\") and p[3] != "0000")  # fmt: skip
         except (IndexError, ValueError):
             raise InputError("malformed WordNet data line", path, lineno) from None
         gloss = gloss.strip()
         offensive = bool(_OFFENSIVE_GLOSS.search(gloss) or _OFFENSIVE_USAGE.search(head + " "))
-        synsets[offset] = Synset(pos, offset, lexnum, words, gloss, offensive, hypernyms, domains, usages, relatives)
+        synsets[offset] = Synset(pos, offset, lexnum, words, gloss, offensive, hypernyms, domains, usages, relatives,
+                                 instance)  # fmt: skip
     return synsets
 
 
@@ -357,6 +360,7 @@ class WordNet:
                         raise InputError(f"index.{pos} names synset {offset} ({lemma}), absent from data.{pos}", folder)
         self.exc = {pos: read_exc(folder / f"{pos}.exc") for pos in ("noun", "verb", "adj")}
         self.lemmas = {pos: {lemma for lemma, _, _ in self.index[pos]} for pos in POS}
+        self._depths: dict[int, int] = {}
 
     def relatives(self, syn: Synset, word: str) -> list[str]:
         """The words WordNet derives from or to ``word`` of ``syn`` (DOSAGE
@@ -399,6 +403,26 @@ class WordNet:
                     seen.add(child)
                     todo.append(child)
         return seen
+
+    def depth(self, syn: Synset) -> int:
+        """How far a noun synset lies below WordNet's root (entity 0, person 3,
+        salamander 12), by its shortest hypernym path."""
+        known = self._depths
+        stack = [syn.offset]
+        nouns = self.synsets["noun"]
+        while stack:
+            o = stack[-1]
+            if o in known:
+                stack.pop()
+                continue
+            parents = [h for h in nouns[o].hypernyms if h in nouns]
+            todo = [h for h in parents if h not in known]
+            if todo:
+                stack.extend(todo)
+                continue
+            known[o] = 1 + min((known[h] for h in parents), default=-1)
+            stack.pop()
+        return known[syn.offset]
 
     def hypernym(self, syn: Synset) -> Synset | None:
         """A noun synset's first hypernym (salamander for newt), or None."""
