@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from .model.cluefile import clue_key, read_clues_for, read_shard
+from .model.cluefile import clue_key, own_clues_first, read_clues_for, read_shard
 from .model.cluetext import clue_leaks
 from .model.errors import InputError
 from .model.fileio import read_text, write_all, write_text
@@ -221,10 +221,8 @@ def clue_book(
     puzzles_of = _puzzles_of(entries)
     _check_answers(puzzles_of, max_answer_repeats, blocklist)
     answers = set(puzzles_of)
-    clues = read_clues_for(clue_dir, answers)
     mine = read_shard(clue_file, answers) if clue_file is not None else {}
-    for answer, texts in mine.items():  # the user's own clues are an answer's first choices
-        clues[answer] = texts + clues.get(answer, [])
+    clues = own_clues_first(read_clues_for(clue_dir, answers), mine)
     blocked: dict[str, bool] = {}
     leaks: dict[str, set[str]] = defaultdict(set)  # answer -> clue keys that give it away
     options = []

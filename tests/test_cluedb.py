@@ -233,23 +233,29 @@ def test_same_inputs_same_bytes(tmp_path, capsys, monkeypatch):
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary folder left
 
 
-def test_existing_folder_replaced(tmp_path, capsys):
+def _existing(tmp_path, shards: dict[str, str], source: str):
+    """A shard folder already holding ``shards`` (name: text), and a source file of ``source``."""
     out = tmp_path / "clues"
     out.mkdir()
-    (out / "_zz.txt").write_text("ZZZ|Snore sound\n")
+    for name, text in shards.items():
+        (out / name).write_text(text)
     src = tmp_path / "mine.txt"
-    src.write_text("OTTER|River swimmer\n")
+    src.write_text(source)
+    return out, src
+
+
+def test_existing_folder_replaced(tmp_path, capsys):
+    out, src = _existing(tmp_path, {"_zz.txt": "ZZZ|Snore sound\n"}, "OTTER|River swimmer\n")
     assert _run(capsys, "clues", "shard", src, "--out", out)[0] == 0
     assert _folder(out) == {"_ot.txt": b"OTTER|River swimmer\n"}
 
 
 def test_add_keeps_existing_clues_first(tmp_path, capsys):
-    out = tmp_path / "clues"
-    out.mkdir()
-    (out / "_ot.txt").write_text("OTTER|Kelp-bed napper\nOTTER|Whiskered paddler\n")
-    (out / "_zz.txt").write_text("ZZZ|Snore sound\n")
-    src = tmp_path / "mine.txt"
-    src.write_text("OTTER|River swimmer\nOTTER|whiskered paddler\nOTTER|Playful swimmer\nHERON|Wader\n")
+    out, src = _existing(
+        tmp_path,
+        {"_ot.txt": "OTTER|Kelp-bed napper\nOTTER|Whiskered paddler\n", "_zz.txt": "ZZZ|Snore sound\n"},
+        "OTTER|River swimmer\nOTTER|whiskered paddler\nOTTER|Playful swimmer\nHERON|Wader\n",
+    )
     code, summary, _, _ = _run(capsys, "clues", "shard", "--add", src, "--out", out, "--max-clues", "3")
     assert code == 0
     assert _shards(out) == {
@@ -263,11 +269,7 @@ def test_add_keeps_existing_clues_first(tmp_path, capsys):
 
 def test_add_drops_an_existing_clue_that_gives_its_answer_away(tmp_path, capsys):
     """A folder built under an older give-away rule is held to today's: the rule covers every source."""
-    out = tmp_path / "clues"
-    out.mkdir()
-    (out / "_ti.txt").write_text("TIE|Necktie\nTIE|Draw\n")
-    src = tmp_path / "mine.txt"
-    src.write_text("TIE|Knot a cravat\nTIE|Neck tie\n")
+    out, src = _existing(tmp_path, {"_ti.txt": "TIE|Necktie\nTIE|Draw\n"}, "TIE|Knot a cravat\nTIE|Neck tie\n")
     code, summary, _, _ = _run(capsys, "clues", "shard", "--add", src, "--out", out)
     assert code == 0
     assert _shards(out) == {"TIE": ["Draw", "Knot a cravat"]}

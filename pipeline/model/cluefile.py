@@ -28,7 +28,7 @@ from .fileio import atomic_write
 from .wordlist import normalise
 
 __all__ = [
-    "MAX_CLUE_LENGTH", "CLUE_FORMATS", "XD_HEADER", "shard_name", "is_shard_name", "read_shard", "read_clues_for",
+    "MAX_CLUE_LENGTH", "CLUE_FORMATS", "XD_HEADER", "shard_name", "is_shard_name", "read_shard", "read_clues_for", "own_clues_first",
     "write_shards", "check_clue", "clue_key", "clue_format", "read_clue_file", "read_pipe_clues", "read_xd_clues", "read_clu_clues",
 ]  # fmt: skip
 
@@ -122,8 +122,14 @@ def read_clues_for(folder, answers, clue_file=None) -> dict[str, list[str]]:
         if path.exists():
             clues.update(read_shard(path, wanted))
     if clue_file is not None:
-        for answer, texts in read_shard(clue_file, wanted).items():
-            clues[answer] = texts + clues.get(answer, [])
+        own_clues_first(clues, read_shard(clue_file, wanted))
+    return clues
+
+
+def own_clues_first(clues: dict[str, list[str]], own: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Put the user's ``own`` clues before ``clues``' (in place): an answer's first choices."""
+    for answer, texts in own.items():
+        clues[answer] = texts + clues.get(answer, [])
     return clues
 
 

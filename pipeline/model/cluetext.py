@@ -14,6 +14,8 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+import Stemmer  # PyStemmer
+
 from .errors import InputError, numbered_lines
 from .fileio import read_text
 from .wordlist import normalise
@@ -93,21 +95,20 @@ def _fold_or_empty(token: str) -> str:
         return ""
 
 
+def _fold_word(part: str) -> str:
+    """A clue word in A-Z capitals ("" if nothing is left)."""
+    w = part.upper() if part.isascii() else _fold_or_empty(part)
+    return w if w.isalpha() else re.sub(r"[^A-Z]", "", w)
+
+
 @lru_cache(maxsize=1 << 16)
 def clue_words(clue: str) -> tuple[str, ...]:
     """The words of ``clue``, normalised to A-Z; a hyphenated or apostrophed word
     also gives its parts ("bright-colored": BRIGHTCOLORED, BRIGHT, COLORED)."""
     words = []
     for token in _WORD.findall(clue):
-        parts = [token] + (re.split(r"[-'\u2019]", token) if _JOINER.search(token) else [])
-        for part in parts:
-            try:
-                norm = part.upper() if part.isascii() else normalise(part)
-            except ValueError:
-                continue
-            norm = re.sub(r"[^A-Z]", "", norm)
-            if norm:
-                words.append(norm)
+        parts = [token] + (_JOINER.split(token) if _JOINER.search(token) else [])
+        words += filter(None, map(_fold_word, parts))
     return tuple(words)
 
 
@@ -116,26 +117,15 @@ def _run_words(clue: str) -> tuple[str, ...]:
     """The words of ``clue`` in reading order, a hyphenated word as its parts
     ("Et alia": ET, ALIA; "Ash-grey": ASH, GREY), for the rules that read
     words in a row."""
-    out = []
-    for token in _WORD.findall(clue):
-        for part in _JOINER.split(token):
-            w = part.upper() if part.isascii() else re.sub(r"[^A-Z]", "", _fold_or_empty(part))
-            if w:
-                out.append(w)
-    return tuple(out)
+    return tuple(w for token in _WORD.findall(clue) for w in map(_fold_word, _JOINER.split(token)) if w)
 
 
-_SNOWBALL = None
+_SNOWBALL = Stemmer.Stemmer("english")
 
 
 @lru_cache(maxsize=1 << 18)
 def _snowball(word: str) -> str:
     """The Snowball (Porter 2) stem of ``word``, in capitals: DAMNABLY and DAMNABLE give DAMN."""
-    global _SNOWBALL
-    if _SNOWBALL is None:
-        import Stemmer  # PyStemmer
-
-        _SNOWBALL = Stemmer.Stemmer("english", 1 << 16)
     return _SNOWBALL.stemWord(word.lower()).upper()
 
 
@@ -169,6 +159,7 @@ ABBREVIATION_SIGNAL = re.compile(r"\babbr|\bfor short\b|\bbriefly\b|\binitially\
 _ABBREVIATED_WORD = re.compile(r"\b[A-Z][a-z]{0,4}\.(?=[\s,]|$)")
 
 
+@lru_cache(maxsize=1 << 16)
 def _signals_shortening(clue: str) -> bool:
     """Whether ``clue`` says its answer is short for something (`ABBREVIATION_SIGNAL`)."""
     return bool("." in clue and _ABBREVIATED_WORD.search(clue) or ABBREVIATION_SIGNAL.search(clue))
@@ -185,8 +176,7 @@ def _is_subsequence(short: str, long: str) -> bool:
 
 def _spelled_in_a_row(words: tuple[str, ...], answer: str) -> str | None:
     """Words in a row that spell ``answer`` (A NEW for ANEW) or begin with
-    it past their first word (ET ALIA for ETAL); or whose initials spell it
-    (MILES PER HOUR for MPH), returned joined by spaces."""
+    it past their first word (ET ALIA for ETAL), joined by spaces."""
     for i in range(len(words)):
         run = words[i]
         if not answer.startswith(run):
@@ -270,7 +260,6 @@ def clue_leaks(clue: str, answer: str, related=()) -> str | None:
     targets, target_stems = _targets(answer, tuple(related))
     heads = {t[:2] for t in targets}
     words = clue_words(clue)
-    signalled = None  # whether the clue signals a shortening, looked up when a rule asks
     for w in words:
         if w in targets or _stems(w) & target_stems:
             return w
@@ -283,19 +272,13 @@ def clue_leaks(clue: str, answer: str, related=()) -> str | None:
                     return w  # PLEA for PLEAD, TIE for TIED
                 if len(short) >= 5 and long != w:
                     return w  # AFGHAN for AFGHANISTAN
-            if len(t) >= 5 and t in w:
-                if signalled is None:
-                    signalled = _signals_shortening(clue)
-                if not (signalled and w.startswith(t)):
-                    return w  # ABORTION for ABORT, DAYDREAM for DREAM, UNCERTAINTY for CERTAIN
+            if len(t) >= 5 and t in w and not (w.startswith(t) and _signals_shortening(clue)):
+                return w  # ABORTION for ABORT, DAYDREAM for DREAM, UNCERTAINTY for CERTAIN
         if len(answer) >= 3 and w != answer:
             if w.endswith(answer):
                 return w  # NECKTIE for TIE
-            if w.startswith(answer):
-                if signalled is None:
-                    signalled = _signals_shortening(clue)
-                if not signalled:
-                    return w  # THAILAND for THAI
+            if w.startswith(answer) and not _signals_shortening(clue):
+                return w  # THAILAND for THAI
         if len(w) >= 4 and w != answer and (answer.startswith(w) or answer.endswith(w)):
             return w  # RACKS for HAYRACKS, GROCERIES for GREENGROCERIES, SEMI for SEMIFINAL
     n = len(answer)
@@ -305,7 +288,7 @@ def clue_leaks(clue: str, answer: str, related=()) -> str | None:
     spelled = _spelled_in_a_row(run, answer)
     if spelled:
         return spelled
-    if n >= 2 and not (_signals_shortening(clue) if signalled is None else signalled):
+    if n >= 2 and not _signals_shortening(clue):
         initials = _initials(run, answer)
         if initials:
             return initials
