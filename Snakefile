@@ -38,8 +38,8 @@ OVERLAYS = config["wordlist"] if isinstance(config["wordlist"], list) else None
 WORDLIST = f"{OUT}/wordlist/merged.txt" if OVERLAYS else config["wordlist"] or DEFAULT_WORDLIST
 USES_DEFAULT_LIST = not config["wordlist"] or "default" in (OVERLAYS or [])
 CLUES = config["clues"] or f"{OUT}/lexicon/clues"
-# The house list's files (in the installed package): editing one builds the lexicon again.
-HOUSE = sorted(str(p) for p in default_house_dir().iterdir())
+# The house list's files and house clues (in the installed package): editing one builds the lexicon again.
+HOUSE = sorted(str(p) for p in default_house_dir().rglob("*") if p.is_file())
 PDF = {
     "reportlab": f"{OUT}/books/book-{{book}}.pdf",
     "latex": f"{OUT}/books/book-{{book}}.latex.pdf",
@@ -271,6 +271,7 @@ rule clue:
         missing=config["missing_clues"],
         missing_list=f"{OUT}/reports/book-{{book}}/missing-clues.txt",
         prefer=f"--prefer-chars {config['clue_prefer_chars']}" if config["clue_prefer_chars"] else "",
+        difficulty=config["difficulty"],
         clue_file=lambda w, input: " ".join(f"--clue-file {shlex.quote(c)}" for c in input.clue_file),
         blocklists=BLOCK_ARGS,
     log:
@@ -280,7 +281,7 @@ rule clue:
     shell:
         "xw clue {input.grids} --clues {input.clues} {params.clue_file} --out {output}"
         " --max-answer-repeats {params.repeats} --missing-clues {params.missing}"
-        " --missing-list {params.missing_list} {params.prefer} {params.blocklists}"
+        " --missing-list {params.missing_list} {params.prefer} --difficulty {params.difficulty} {params.blocklists}"
         " --author {params.author:q} --copyright {params.copyright:q} > {log} 2>&1"
 
 

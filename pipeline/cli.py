@@ -118,6 +118,29 @@ def _cmd_clues_check(args) -> int:
     return EXIT_FAILED if stats["leaks"] else EXIT_OK
 
 
+def _cmd_clues_review(args) -> int:
+    from collections import Counter
+
+    from .review import review_clues
+
+    clue_dir = args.clues
+    if clue_dir is None and Path("outputs/lexicon/clues").is_dir():
+        clue_dir = Path("outputs/lexicon/clues")  # the pipeline's own, run from the project folder
+    lines = review_clues(args.targets, clue_dir=clue_dir, clue_file=args.clue_file, house_dir=args.house,
+                         sample=args.sample, seed=args.seed, long_chars=args.long)  # fmt: skip
+    shown = [line for line in lines if line.flags] if args.flagged else lines
+    print("# puzzle\tslot\tANSWER|clue (clue_file form)\tsource\tlevel\tflags")
+    for line in shown:
+        print(line)
+    sources = Counter(line.source for line in lines)
+    flags = Counter(flag for line in lines for flag in line.flags)
+    levels = Counter(line.level for line in lines)
+    print(json.dumps({"clues": len(lines), "shown": len(shown), "sources": dict(sorted(sources.items())),
+                      "levels": dict(sorted(levels.items())), "flags": dict(sorted(flags.items()))}),
+          file=sys.stderr)  # fmt: skip
+    return EXIT_OK
+
+
 def _cmd_wordlist_merge(args) -> int:
     from .cluedb import merge_wordlists
 
@@ -429,6 +452,7 @@ def _cmd_clue(args) -> int:
         missing=args.missing_clues,
         missing_path=args.missing_list,
         prefer_chars=args.prefer_chars,
+        difficulty=args.difficulty,
     )
     print(json.dumps(stats, sort_keys=True))
     return EXIT_OK
@@ -593,7 +617,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_blocklist_option(s)
     s.set_defaults(func=_cmd_lexicon)
 
-    s = sub.add_parser("clues", help="bring your own clues: build a clue-shard folder, check one for leaks")
+    s = sub.add_parser("clues", help="bring your own clues: build a clue-shard folder, check one for leaks, review a book's")
     actions = s.add_subparsers(dest="action", required=True, metavar="ACTION")
     c = actions.add_parser(
         "shard", help="clue shards from big clue files (ANSWER|clue lines, xd clues.tsv, Emogic .clu)"
@@ -617,6 +641,20 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("folder", type=Path)
     c.add_argument("--wordlist", type=Path, help="WORD;score list: also count its entries with no clue")
     c.set_defaults(func=_cmd_clues_check)
+    c = actions.add_parser(
+        "review",
+        help="a book's printed clues with source, level and flags, as ANSWER|clue lines to correct in clue_file",
+    )
+    c.add_argument("targets", nargs="+", type=Path, metavar="BOOK_OR_FOLDER",
+                   help="a book's .ipuz folder (outputs/puzzles/book-1) or .ipuz files")  # fmt: skip
+    c.add_argument("--clues", type=Path, help="the shard folder the book was clued from (default: outputs/lexicon/clues)")
+    c.add_argument("--clue-file", type=Path, help="your clue_file: its clues are shown as 'yours'")
+    c.add_argument("--house", type=Path, help="a house-list folder (default: the packaged one)")
+    c.add_argument("--sample", type=int, metavar="N", help="a random sample of N clues (with --seed)")
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--long", type=int, default=40, metavar="CHARS", help="flag clues longer than this (default 40)")
+    c.add_argument("--flagged", action="store_true", help="show only clues with a flag")
+    c.set_defaults(func=_cmd_clues_review)
 
     s = sub.add_parser("wordlist", help="word list tools: merge lists, counts by score band, why an entry scores so")
     actions = s.add_subparsers(dest="action", required=True, metavar="ACTION")
@@ -819,6 +857,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         metavar="N",
         help="prefer clues of at most N characters (an answer's longer clues only after its short ones)",
+    )
+    s.add_argument(
+        "--difficulty",
+        choices=["easy", "medium", "hard"],
+        default="medium",
+        help="easy puzzles take straight clues first, hard ones 'hard:' clues, medium alternates (default)",
     )
     _add_blocklist_option(s)
     s.set_defaults(func=_cmd_clue)

@@ -14,6 +14,13 @@ shards and the user's ``clue_file`` alike), is skipped like a used one;
 the give-aways are counted in the stage's report, and those from
 ``clue_file`` listed.
 
+Clues have levels (``hard: `` before a hard one in a clue file,
+`pipeline.model.cluefile.clue_level`), and a puzzle a difficulty: an easy
+puzzle takes an answer's straight clues first, a hard one its hard clues,
+a medium one alternates, entry by entry in clue-list order.  The user's
+own clues come before all of them at every difficulty: a correction made
+in ``clue_file`` is printed.
+
 The fills are checked before anything is chosen: an answer in more
 puzzles than ``max_answer_repeats`` allows, or one the blocklist blocks,
 stops the stage (the fill stage never makes such a book; a user's own
@@ -32,14 +39,18 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from .model.cluefile import clue_key, own_clues_first, read_clues_for, read_shard
+from .model.cluefile import CLUE_LEVELS, clue_key, clue_level, read_clues_for, read_shard
 from .model.cluetext import clue_leaks
 from .model.errors import InputError
 from .model.fileio import read_text, write_all, write_text
 from .model.grid import parse_grid
 from .model.puzzle import Puzzle, ipuz_text
 
-__all__ = ["MissingClues", "MISSING_MODES", "MISSING_LIST", "assign_distinct", "clue_book"]
+__all__ = ["DIFFICULTIES", "MissingClues", "MISSING_MODES", "MISSING_LIST", "assign_distinct", "clue_book",
+           "preferred_levels"]  # fmt: skip
+
+#: A puzzle's difficulty, easiest first (config ``difficulty``).
+DIFFICULTIES = ("easy", "medium", "hard")
 
 #: What the stage does with answers that get no clue (config ``missing_clues``).
 MISSING_MODES = ("avoid", "fail", "leave")
@@ -139,6 +150,7 @@ def clue_book(
     missing: str = "avoid",
     missing_path=None,
     prefer_chars: int | None = None,
+    difficulty="medium",
 ) -> dict:
     """Clue the filled grids of one book and write one ``.ipuz`` per grid.
 
@@ -171,6 +183,10 @@ def clue_book(
         clues come first, in their usual order, then its longer ones (a
         small trim prints larger type when clues are short).  ``None``:
         no preference.
+    difficulty : str or list of str
+        ``easy``, ``medium`` or ``hard`` (`DIFFICULTIES`), for the book or
+        one a puzzle: which level of clue each entry takes first
+        (`preferred_levels`); an answer's other clues follow.
 
     Returns
     -------
@@ -178,6 +194,7 @@ def clue_book(
         ``puzzles``, ``answers``, ``shards_opened``, ``repeated`` (answers
         in more than one puzzle), ``missing`` (entries left unclued),
         ``mean_clue_chars`` (the printed clues' mean length),
+        ``hard_clues`` (printed clues of level hard),
         ``giveaways_dropped`` (clue texts skipped because they give their
         answer away, `pipeline.model.cluetext.clue_leaks`) and
         ``clue_file_giveaways`` (those from ``clue_file``, as
@@ -210,6 +227,12 @@ def clue_book(
         raise InputError(f"max_answer_repeats is {max_answer_repeats}: give 1 (no answer twice) or more")
     if prefer_chars is not None and prefer_chars < 1:
         raise InputError(f"clue_prefer_chars is {prefer_chars}: give a length in characters, or null")
+    difficulties = [difficulty] * len(fill_paths) if isinstance(difficulty, str) else list(difficulty)
+    if len(difficulties) != len(fill_paths):
+        raise ValueError("one difficulty per filled grid")
+    for d in difficulties:
+        if d not in DIFFICULTIES:
+            raise InputError(f"difficulty is {d!r}: choose one of {', '.join(DIFFICULTIES)}")
     missing_path = Path(missing_path) if missing_path is not None else Path(out_paths[0]).parent / MISSING_LIST
     grids = []
     for path in fill_paths:
@@ -222,16 +245,21 @@ def clue_book(
     _check_answers(puzzles_of, max_answer_repeats, blocklist)
     answers = set(puzzles_of)
     mine = read_shard(clue_file, answers) if clue_file is not None else {}
-    clues = own_clues_first(read_clues_for(clue_dir, answers), mine)
+    shards = read_clues_for(clue_dir, answers)
+    # answer -> [(own, level, text)]: the user's clues first
+    clues = {a: [(True, *clue_level(c)) for c in mine.get(a, ())] + [(False, *clue_level(c)) for c in shards.get(a, ())]
+             for a in answers if a in mine or a in shards}  # fmt: skip
+    prefer = [level for k, grid in enumerate(grids) for level in preferred_levels(difficulties[k], len(grid.slots()))]
     blocked: dict[str, bool] = {}
     leaks: dict[str, set[str]] = defaultdict(set)  # answer -> clue keys that give it away
     options = []
     text_of: dict[str, str] = {}
-    for _, _, answer in entries:
-        keys = []
-        for text in clues.get(answer, ()):
+    level_of: dict[tuple[str, str], str] = {}  # (answer, clue key) -> its level
+    for (_, _, answer), wanted in zip(entries, prefer):
+        keys, rank = [], {}
+        for own, level, text in clues.get(answer, ()):
             key = clue_key(text)
-            if key in keys or key in leaks[answer]:
+            if key in rank or key in leaks[answer]:
                 continue
             if clue_leaks(text, answer):
                 leaks[answer].add(key)
@@ -241,10 +269,12 @@ def clue_book(
                     blocked[key] = bool(blocklist.blocks_clue(text))
                 if blocked[key]:
                     continue
+            long = prefer_chars is not None and len(text) > prefer_chars  # short ones first: larger type
+            rank[key] = (not own, level != wanted, long)
             keys.append(key)
             text_of.setdefault(key, text)
-        if prefer_chars is not None:
-            keys.sort(key=lambda key: len(text_of[key]) > prefer_chars)  # stable: short ones first, in order
+            level_of.setdefault((answer, key), level)
+        keys.sort(key=rank.__getitem__)  # stable: in list order within a rank
         options.append(keys)
     chosen_key = assign_distinct(options)
     unclued = []
@@ -254,9 +284,9 @@ def clue_book(
         if key is None:
             if answer not in clues:
                 why = f"no clue in {source}"
-            elif all(clue_key(t) in leaks[answer] for t in clues[answer]):
+            elif all(clue_key(t) in leaks[answer] for _, _, t in clues[answer]):
                 why = "every clue gives the answer away"
-            elif all(blocked.get(clue_key(t)) or clue_key(t) in leaks[answer] for t in clues[answer]):
+            elif all(blocked.get(clue_key(t)) or clue_key(t) in leaks[answer] for _, _, t in clues[answer]):
                 why = "every clue blocked by the blocklist" + (" or giving the answer away" if leaks[answer] else "")
             else:
                 why = "every clue already used in this book"
@@ -279,6 +309,7 @@ def clue_book(
     elif missing_path.is_file():
         missing_path.unlink()  # a list from an earlier run, now all clued
     printed = [text for clued in chosen for text in clued.values() if text]
+    hard = sum(1 for (_, _, answer), key in zip(entries, chosen_key) if key is not None and level_of[answer, key] == "hard")
     puzzles = [
         Puzzle(
             grid=grid,
@@ -301,8 +332,22 @@ def clue_book(
         "giveaways_dropped": sum(map(len, leaks.values())),
         "clue_file_giveaways": [f"{answer}|{text}" for answer, texts in sorted(mine.items()) for text in texts
                                 if clue_key(text) in leaks[answer]],
+        "hard_clues": hard,
         "mean_clue_chars": round(sum(map(len, printed)) / len(printed), 1) if printed else 0.0,
     }
+
+
+def preferred_levels(difficulty: str, n: int) -> list[str]:
+    """The clue level each of a puzzle's ``n`` entries (in clue-list order) takes first.
+
+    Examples
+    --------
+    >>> preferred_levels("easy", 3), preferred_levels("medium", 3)
+    (['easy', 'easy', 'easy'], ['easy', 'hard', 'easy'])
+    """
+    if difficulty == "medium":
+        return [CLUE_LEVELS[k % 2] for k in range(n)]
+    return [CLUE_LEVELS[difficulty == "hard"]] * n
 
 
 def _puzzles_of(entries) -> dict[str, list[int]]:

@@ -320,3 +320,95 @@ def test_leak_rule_an_answer_ending_with_a_clue_word():
     assert clue_leaks("Phone with Siri", "IPHONE") == "PHONE"
     assert clue_leaks("Ocean horse", "SEAHORSE") == "HORSE"
     assert clue_leaks("Apple smartphone", "IPHONE") is None  # SMARTPHONE ends with PHONE, not the other way
+
+
+# --------------------------------------------------------------------------
+# Levels: a puzzle's difficulty chooses its clues; the user's corrections win
+
+
+LEVELLED = dict(
+    CLUES,
+    CAT=["Feline", "hard: Jazz fan"],
+    ORE=["Mined rock", "hard: Lode load"],
+    WED=["Married", "hard: Tied the knot"],
+    ARE=["Exist", "hard: Live"],
+    TED=["Spread for drying", "hard: Turned hay"],
+    COW=["Barn animal", "hard: Intimidate"],
+)
+
+
+def _printed(path) -> dict[str, str]:
+    puzzle = read_ipuz(path)
+    return {answer: clue for d in ("across", "down") for _, answer, clue in puzzle.entries(d)}
+
+
+@pytest.mark.parametrize("difficulty, expected", [
+    ("easy", {"CAT": "Feline", "ORE": "Mined rock", "WED": "Married", "COW": "Barn animal", "ARE": "Exist"}),
+    ("hard", {"CAT": "Jazz fan", "ORE": "Lode load", "WED": "Tied the knot", "COW": "Intimidate", "ARE": "Live",
+              "TED": "Turned hay"}),
+])  # fmt: skip
+def test_an_easy_puzzle_prints_straight_clues_and_a_hard_one_hard_clues(tmp_path, difficulty, expected):
+    fills, shards = _setup(tmp_path, LEVELLED)
+    out = tmp_path / "p1.ipuz"
+    stats = clue_book(fills[:1], shards, [out], difficulty=difficulty)
+    printed = _printed(out)
+    assert {a: printed[a] for a in expected} == expected  # the level tag itself is never printed
+    assert stats["hard_clues"] == (len(expected) if difficulty == "hard" else 0)
+
+
+def test_a_medium_puzzle_alternates_levels_and_each_puzzle_may_have_its_own(tmp_path):
+    fills, shards = _setup(tmp_path, LEVELLED)
+    stats = clue_book(fills[:1], shards, [tmp_path / "p1.ipuz"], difficulty="medium")
+    printed = _printed(tmp_path / "p1.ipuz")
+    hard = [a for a, clue in printed.items() if "hard: " + clue in LEVELLED[a]]
+    assert stats["hard_clues"] == len(hard) == 3  # every other entry of six, all with both levels
+    out = [tmp_path / "e.ipuz", tmp_path / "h.ipuz"]
+    clue_book(fills, shards, out, difficulty=["easy", "hard"], max_answer_repeats=2)
+    assert _printed(out[0])["CAT"] == "Feline" and _printed(out[1])["ORE"] == "Lode load"
+    with pytest.raises(ValueError, match="one difficulty per filled grid"):
+        clue_book(fills, shards, out, difficulty=["easy"], max_answer_repeats=2)
+
+
+def test_a_difficulty_not_known_is_refused(tmp_path):
+    fills, shards = _setup(tmp_path, LEVELLED)
+    with pytest.raises(InputError, match="difficulty is 'brutal'"):
+        clue_book(fills[:1], shards, [tmp_path / "p.ipuz"], difficulty="brutal")
+
+
+def test_a_correction_in_clue_file_is_printed_at_every_difficulty(tmp_path):
+    fills, shards = _setup(tmp_path, LEVELLED)
+    mine = tmp_path / "mine.txt"
+    mine.write_text("# my corrections\nCAT|Whiskered pet\nORE|hard: Vein contents\n")
+    for difficulty in ("easy", "medium", "hard"):
+        out = tmp_path / f"{difficulty}.ipuz"
+        clue_book(fills[:1], shards, [out], clue_file=mine, difficulty=difficulty)
+        printed = _printed(out)
+        assert printed["CAT"] == "Whiskered pet" and printed["ORE"] == "Vein contents", difficulty
+
+
+def test_review_lists_printed_clues_with_source_level_and_flags(tmp_path, capsys):
+    from pipeline.cli import main as xw
+    from pipeline.review import review_clues
+
+    clues = dict(LEVELLED, COW=["___ bell"], TED=["Any of various ways of spreading mown grass out to dry"])
+    fills, shards = _setup(tmp_path, clues)
+    mine = tmp_path / "mine.txt"
+    mine.write_text("CAT|Whiskered pet\n")
+    out = tmp_path / "book"
+    out.mkdir()
+    clue_book(fills[:1], shards, [out / "1.ipuz"], clue_file=mine, difficulty="easy")
+    house = tmp_path / "house"
+    (house / "clues").mkdir(parents=True)
+    (house / "clues" / "mine.txt").write_text("wed|Married|hard: Tied the knot\n")
+    lines = {line.answer: line for line in review_clues([out], clue_dir=shards, clue_file=mine, house_dir=house)}
+    assert lines["WED"].source == "house"
+    assert lines["CAT"].source == "yours" and lines["CAT"].clue == "Whiskered pet"
+    assert lines["ORE"].level == "easy" and lines["ORE"].slot == "4-Across" and lines["ORE"].puzzle == "book/1.ipuz"
+    assert lines["COW"].flags == ("blank",)
+    assert "long" in lines["TED"].flags
+    assert lines["ORE"].source == "shards"  # a clue folder of one's own, not a lexicon build
+    # the command prints each as a clue_file line, ready to correct
+    assert xw(["clues", "review", str(out), "--clues", str(shards), "--house", str(house), "--flagged"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert "book/1.ipuz\t1-Down\tCOW|___ bell\tshards\teasy\tblank" in printed
+    assert not any("ORE|" in line for line in printed)  # unflagged: left out with --flagged

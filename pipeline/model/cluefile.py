@@ -2,7 +2,10 @@
 
 A shard holds the answers that begin with its two letters (the seed's
 Emogic layout), so a book opens only the few dozen shards its answers
-need.  An answer may have many lines, one per clue.
+need.  An answer may have many lines, one per clue.  A clue may start
+with its level, ``TAR|hard: Sailor``: ``easy`` (a straight clue, the one
+an easy puzzle prints) or ``hard`` (a secondary sense, misdirection); a
+clue with no level is easy (`clue_level`).
 
 Also the readers of the big clue files users bring (`read_clue_file`),
 streamed a line at a time, in three forms:
@@ -28,13 +31,41 @@ from .fileio import atomic_write
 from .wordlist import normalise
 
 __all__ = [
-    "MAX_CLUE_LENGTH", "CLUE_FORMATS", "XD_HEADER", "shard_name", "is_shard_name", "read_shard", "read_clues_for", "own_clues_first",
+    "MAX_CLUE_LENGTH", "CLUE_FORMATS", "CLUE_LEVELS", "clue_level", "tag_level", "XD_HEADER", "shard_name", "is_shard_name", "read_shard", "read_clues_for", "own_clues_first",
     "write_shards", "check_clue", "clue_key", "clue_format", "read_clue_file", "read_pipe_clues", "read_xd_clues", "read_clu_clues",
 ]  # fmt: skip
 
 MAX_CLUE_LENGTH = 300
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f]")
 _SHARD_NAME = re.compile(r"_[a-z]{1,2}\.txt")
+#: A clue's levels, easiest first: an untagged clue is the first.
+CLUE_LEVELS = ("easy", "hard")
+_LEVEL_TAG = re.compile(r"(easy|hard):[ \t]*")
+
+
+def clue_level(clue: str) -> tuple[str, str]:
+    """``(level, text)`` of a clue as a clue file writes it: its level tag, if any, taken off.
+
+    Examples
+    --------
+    >>> clue_level("hard: Sailor"), clue_level("Pitch")
+    (('hard', 'Sailor'), ('easy', 'Pitch'))
+    """
+    m = _LEVEL_TAG.match(clue)
+    return (m.group(1), clue[m.end():]) if m else (CLUE_LEVELS[0], clue)
+
+
+def tag_level(text: str, level: str) -> str:
+    """A clue as a clue file writes it: ``text`` behind its level tag (none for an easy clue).
+
+    Examples
+    --------
+    >>> tag_level("Sailor", "hard"), tag_level("Pitch", "easy")
+    ('hard: Sailor', 'Pitch')
+    """
+    if level not in CLUE_LEVELS:
+        raise ValueError(f"clue level {level!r}: choose one of {', '.join(CLUE_LEVELS)}")
+    return text if level == CLUE_LEVELS[0] else f"{level}: {text}"
 
 
 def shard_name(answer: str) -> str:
@@ -60,18 +91,19 @@ def is_shard_name(name: str) -> bool:
 
 
 def clue_key(clue: str) -> str:
-    """The form two clue texts share when they are the same clue (case and spaces ignored).
+    """The form two clue texts share when they are the same clue (case, spaces and level ignored).
 
     Examples
     --------
-    >>> clue_key("  Mined  Rock ") == clue_key("mined rock")
+    >>> clue_key("  Mined  Rock ") == clue_key("hard: mined rock")
     True
     """
-    return " ".join(clue.lower().split())
+    return " ".join(clue_level(clue)[1].lower().split())
 
 
 def check_clue(clue: str) -> str | None:
-    """Why ``clue`` cannot be printed, or None if it can."""
+    """Why ``clue`` (its level tag aside) cannot be printed, or None if it can."""
+    clue = clue_level(clue)[1]
     if not clue.strip():
         return "empty clue"
     if "\x00" in clue:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import Stemmer  # PyStemmer
 
+from .cluefile import clue_level
 from .errors import InputError, numbered_lines
 from .fileio import read_text
 from .wordlist import normalise
@@ -208,6 +209,7 @@ def clue_leaks(clue: str, answer: str, related=()) -> str | None:
     Parameters
     ----------
     clue : str
+        The clue, with or without its level tag (``hard: ``).
     answer : str
         The normalised answer (``CAMERALENS``).
     related : iterable of str
@@ -259,6 +261,7 @@ def clue_leaks(clue: str, answer: str, related=()) -> str | None:
     """
     targets, target_stems = _targets(answer, tuple(related))
     heads = {t[:2] for t in targets}
+    clue = clue_level(clue)[1]
     words = clue_words(clue)
     for w in words:
         if w in targets or _stems(w) & target_stems:
