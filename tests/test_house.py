@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from pipeline.lexicon.house import MAX_HOUSE_CLUE, default_house_dir, read_house, read_house_file
-from pipeline.model.cluefile import check_clue
+from pipeline.model.cluefile import check_clue, clue_level
 from pipeline.model.cluetext import clue_leaks, load_blocklists
 from pipeline.model.errors import InputError
 
@@ -45,7 +45,8 @@ def test_every_entry_is_judged_and_every_clue_printable(house):
         assert 40 <= e.score <= 100, (answer, e.score, e.where)
         assert re.fullmatch(r"[A-Z]{3,15}", answer)
         assert e.clues and len(set(e.clues)) == len(e.clues), e.where
-        for clue in e.clues:
+        assert {clue_level(c)[0] for c in e.clues} == {"easy", "hard"}, e.where  # a straight clue and a hard one
+        for clue in (clue_level(c)[1] for c in e.clues):
             assert check_clue(clue) is None and len(clue) <= MAX_HOUSE_CLUE, (e.where, clue)
             first = next(ch for ch in clue if ch.isalnum())
             assert clue.lstrip("\"'(").startswith("___") or first.isupper() or first.isdigit(), (e.where, clue)
@@ -68,11 +69,12 @@ def test_signals_an_editor_expects(house):
 
 
 def test_an_answer_in_two_files_keeps_both_clue_sets_and_the_higher_score(tmp_path):
-    (tmp_path / "a.txt").write_text("ERA;45|Equal rights amendment: Abbr.\n")
-    (tmp_path / "b.txt").write_text("# a comment\n\nera;60|Historical period|Age\n")
+    (tmp_path / "a.txt").write_text("ERA;45|Equal rights amendment: Abbr.|hard: Failed 1970s amendment: Abbr.\n")
+    (tmp_path / "b.txt").write_text("# a comment\n\nera;60|Historical period|hard: Age\n")
     house = read_house(tmp_path)
     e = house["ERA"]
-    assert e.score == 60 and e.clues == ("Equal rights amendment: Abbr.", "Historical period", "Age")
+    assert e.score == 60 and e.clues == ("Equal rights amendment: Abbr.", "hard: Failed 1970s amendment: Abbr.",
+                                         "Historical period", "hard: Age")  # fmt: skip
     assert e.categories == ("a", "b") and e.where == "a.txt:1"
 
 
@@ -92,11 +94,13 @@ def test_an_answer_in_two_files_keeps_both_clue_sets_and_the_higher_score(tmp_pa
         ("EMT;60|paramedic, for short", "starts in lower case"),
         ('afarm;48|"...had ___, E-I-E-I-O"', "starts in lower case"),
         ("EMT;60|" + "Long " * 14, "characters (at most 60)"),
+        ("EMT;60|Paramedic, for short", "EMT has no hard clue"),
+        ("EMT;60|hard: Paramedic, for short", "EMT has no easy clue"),
     ],
 )
 def test_a_bad_line_is_named_with_its_file_and_line(tmp_path, line, problem):
     path = tmp_path / "names.txt"
-    path.write_text(f"# names\nAlan;60|Actor Alda\n{line}\n")
+    path.write_text(f"# names\nAlan;60|Actor Alda|hard: Codebreaker Turing\n{line}\n")
     with pytest.raises(InputError) as e:
         read_house_file(path)
     assert e.value.path == str(path) and e.value.line == 3
@@ -105,7 +109,7 @@ def test_a_bad_line_is_named_with_its_file_and_line(tmp_path, line, problem):
 
 def test_an_answer_twice_in_one_file_names_both_lines(tmp_path):
     path = tmp_path / "names.txt"
-    path.write_text("Alan;60|Actor Alda\nalan;55|Codebreaker Turing\n")
+    path.write_text("Alan;60|Actor Alda|hard: Codebreaker Turing\nalan;55|Codebreaker Turing|hard: Actor Alda\n")
     with pytest.raises(InputError) as e:
         read_house_file(path)
     assert e.value.line == 2 and "ALAN is listed twice (first on line 1)" in str(e.value)
@@ -113,5 +117,6 @@ def test_an_answer_twice_in_one_file_names_both_lines(tmp_path):
 
 def test_an_abbreviation_may_end_with_its_own_full_stop(tmp_path):
     path = tmp_path / "abbreviations.txt"
-    path.write_text("AMT;55|Sum: Abbr.|Qty.\nSTE;50|Sault ___. Marie\netc;55|And so on: Abbr.|List ender: Abbr.\n")
+    path.write_text("AMT;55|Sum: Abbr.|hard: Qty.\nSTE;50|Sault ___. Marie|hard: Marie preceder, briefly\n"
+                    "etc;55|And so on: Abbr.|hard: List ender: Abbr.\n")
     assert [e.answer for e in read_house_file(path)] == ["AMT", "STE", "ETC"]

@@ -17,11 +17,11 @@ import pytest
 import wordfreq
 
 from pipeline.cli import main as xw
-from pipeline.lexicon import band, build_lexicon, familiarity, find_scowl, find_wordnet, points
+from pipeline.lexicon import MAX_CLUE_CHARS, band, build_lexicon, familiarity, find_scowl, find_wordnet, points
 from pipeline.lexicon.inflection import Morphology, syllables
 from pipeline.lexicon.scoring import ABBREVIATION_CAP, BASE_LIFT, BREAKFAST_CAP, INFLECTION_PENALTIES, PHRASE_CAP
 from pipeline.lexicon.view import agreement, read_grades, read_judgments
-from pipeline.model.cluefile import check_clue, read_shard, shard_name
+from pipeline.model.cluefile import check_clue, clue_level, read_shard, shard_name
 from pipeline.model.cluetext import Blocklist, clue_leaks, load_blocklists
 from pipeline.model.errors import InputError
 from pipeline.model.wordlist import normalise, read_wordlist
@@ -161,11 +161,13 @@ SCOWL = {
 SCOWL_COPYRIGHT = "SCOWL (test fixture)\nCopyright 2000-2011 by Kevin Atkinson\nPermission to use, copy ...\n"
 HOUSE = {
     "test.txt": "# The tiny house list\n"
-                "A-Team;58|Mr. T's TV squad|Hannibal's crew\n"
-                "yay;60|\"Hooray!\"|Cheer of delight\n"
-                "Tina;60|Singer Turner|Comic Fey\n"
-                "EMT;62|Ambulance worker: Abbr.\n",
-    "words.txt": "# everyday words WordNet clues badly: these clues come first\nnewt;45|Pond critter\n",
+                "A-Team;58|Mr. T's TV squad|hard: Hannibal's crew\n"
+                "yay;60|\"Hooray!\"|hard: Cheer of delight\n"
+                "Tina;60|Singer Turner|hard: Comic Fey\n"
+                "EMT;62|Ambulance worker: Abbr.|hard: CPR pro\n",
+    "words.txt": "# everyday words WordNet clues badly: these clues come first\nnewt;45|Pond critter|hard: Eft, later\n",
+    "clues/everyday.txt": "# house clues: no score, the list scores the word\narea|Region|hard: Field of study\n"
+                          "zorp|Not a word|hard: Nor here\n",
 }  # fmt: skip
 HOUSE_LICENSE = "The house list (test fixture): CC0 1.0 Universal\n"
 
@@ -179,7 +181,7 @@ def make_scowl(folder: Path) -> Path:
 
 
 def make_house(folder: Path) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "clues").mkdir(parents=True, exist_ok=True)
     for name, text in HOUSE.items():
         (folder / name).write_text(text)
     (folder / "LICENSE").write_text(HOUSE_LICENSE)
@@ -191,13 +193,14 @@ def tiny_build(out: Path, sources: dict, **options) -> dict:
                          **options)  # fmt: skip
 
 
-def read_build(out: Path) -> tuple[dict[str, float], dict[str, list[str]]]:
+def read_build(out: Path, levels: bool = False) -> tuple[dict[str, float], dict[str, list[str]]]:
+    """The built list and clues: each clue's text, or with ``levels`` ``(level, text)``."""
     words = read_wordlist(out / "wordlist.txt")
-    clues: dict[str, list[str]] = {}
+    clues: dict[str, list] = {}
     for shard in sorted((out / "clues").glob("_*.txt")):
         for answer, lines in read_shard(shard).items():
             assert shard.name == shard_name(answer)
-            clues.setdefault(answer, []).extend(lines)
+            clues.setdefault(answer, []).extend(clue_level(c) if levels else clue_level(c)[1] for c in lines)
     return words, clues
 
 
@@ -275,7 +278,7 @@ def test_tiny_noun_plurals_clued_from_the_base(tiny):
     assert "Small semiaquatic salamander" in clues["NEWT"]
     assert "Containers with a lid" in clues["BOXES"]  # -es after x
     assert "Two-winged insects that live near water" in clues["FLIES"]  # y -> ies, and the verb agrees
-    assert "Transparent optical devices used to converge or diverge light" in clues["LENSES"]
+    assert "Transparent optical devices used to converge" in clues["LENSES"]  # cut at 60 characters
     assert "Small rodents" in clues["MICE"]  # noun.exc
     assert "Young people of either sex" in clues["CHILDREN"]  # noun.exc, person -> people
     assert "Young people of either sex" in clues["KIDS"]
@@ -357,7 +360,7 @@ def test_tiny_scores_from_the_signals(tiny):
     # an abbreviation not judged by hand is for corners; a phrase with no sense-tagged use too
     assert words["DNA"] == min(ABBREVIATION_CAP, points(familiarity(zipf("dna"), 35)))
     assert words["DNA"] <= ABBREVIATION_CAP and grades["DNA"][1] == "abbreviation"
-    assert tiny["clues"]["DNA"][0] == "(Biochemistry) a long linear polymer found in the nucleus of a cell (abbr.)"
+    assert tiny["clues"]["DNA"][0] == "(Biochemistry) a long linear polymer (abbr.)"  # cut to fit 60 characters
     assert words["ICECREAM"] <= PHRASE_CAP and "capped at" in grades["ICECREAM"][2]
     # the breakfast-table test: a disease loses points
     assert "the breakfast-table test" in grades["FLU"][2]
@@ -381,9 +384,19 @@ def test_tiny_an_entry_is_worth_its_best_clued_sense(tiny):
     name = next(part for part in grades["YAY"][2].split("; ") if part.startswith("name "))
     assert int(name.split(":")[0].split()[1]) < 40  # the language alone would be avoided
     assert words["TINA"] == 60 and clues["TINA"] == ["Singer Turner", "Comic Fey"]
-    assert words["EMT"] == 62 and clues["EMT"] == ["Ambulance worker: Abbr."]
+    assert words["EMT"] == 62 and clues["EMT"] == ["Ambulance worker: Abbr.", "CPR pro"]
     # the house list's everyday words put their clues first, though the word scores higher as WordNet's
     assert clues["NEWT"][0] == "Pond critter" and words["NEWT"] > 45 and grades["NEWT"][1] == "word"
+
+
+def test_tiny_house_clues_come_first_with_their_levels_and_leave_the_score(tiny):
+    """A house clue line (no score) puts its clues first, tagged by level; the word keeps WordNet's score."""
+    _, leveled = read_build(tiny["out"], levels=True)
+    assert leveled["AREA"][:2] == [("easy", "Region"), ("hard", "Field of study")]
+    assert leveled["TINA"] == [("easy", "Singer Turner"), ("hard", "Comic Fey")]
+    assert tiny["words"]["AREA"] == points(familiarity(zipf("area"), 10))  # the list's own score
+    assert tiny["stats"]["house_clue_answers"] == 1 and tiny["stats"]["house_clues_unused"] == ["ZORP"]
+    assert "ZORP" not in tiny["words"]
 
 
 def test_tiny_licences_notice_and_stats(tiny):
@@ -498,7 +511,7 @@ def test_missing_scowl_names_it_and_what_to_install(sources, tmp_path):
 
 def test_a_bad_house_line_stops_the_build_naming_it(sources, tmp_path):
     house = make_house(tmp_path / "house")
-    (house / "extra.txt").write_text("Alan;60|Actor Alda\nBob;sixty|Singer Dylan\n")
+    (house / "extra.txt").write_text("Alan;60|Actor Alda|hard: Codebreaker Turing\nBob;sixty|Singer Dylan\n")
     with pytest.raises(InputError) as e:
         build_lexicon(tmp_path / "out", wordnet_dir=sources["wordnet"], scowl_dir=sources["scowl"], house_dir=house)
     assert e.value.path == str(house / "extra.txt") and e.value.line == 2 and "'sixty'" in str(e.value)
@@ -618,10 +631,10 @@ def test_full_every_entry_has_a_clue_and_every_clue_an_entry(full):
     words, clues = full["words"], full["clues"]
     assert set(words) == set(clues)
     for answer, lines in clues.items():
-        assert 1 <= len(lines) <= 5, answer
+        assert lines, answer
         assert len(set(lines)) == len(lines), answer
         for clue in lines:
-            assert check_clue(clue) is None and len(clue) <= 120, clue
+            assert check_clue(clue) is None and len(clue) <= MAX_CLUE_CHARS, clue
             assert not clue.endswith(".") or ABBREVIATION_END.search(clue), clue  # "Jr." may end one
             assert not re.search(r"`\w[^`']*'", clue), clue  # WordNet's TeX-style quotes become plain ones
             first = next(ch for ch in clue if ch.isalnum())

@@ -8,8 +8,12 @@ clues from the house list and from WordNet (`pipeline.lexicon.clues`).
 After the leak and blocklist checks an answer scores what its best reading
 that still has a clue scores, and its clues are ordered best reading
 first, so a clue uses the sense the score was given for; the house list's
-``words`` file, everyday words WordNet clues badly, puts its clues first
-whatever the readings score.
+``words`` file and the house clues (``house/clues``), everyday words
+WordNet clues badly, put their clues first whatever the readings score.
+
+Levels (`pipeline.model.cluefile.clue_level`): a house clue has the one
+its file gives; a WordNet clue of a word's first sense, a blank and a
+clue of an inflection's first sense are easy, those of later senses hard.
 """
 
 from __future__ import annotations
@@ -18,12 +22,12 @@ import re
 import time
 from pathlib import Path
 
-from ..model.cluefile import is_shard_name, write_shards
+from ..model.cluefile import clue_key, clue_level, is_shard_name, tag_level, write_shards
 from ..model.cluetext import DEFAULT_BLOCKLIST, Blocklist, clue_leaks, default_blocklist_path, load_blocklists
 from ..model.fileio import atomic_write, write_bytes, write_text
 from ..model.wordlist import write_wordlist
 from .clues import SenseClues, example_blanks, finish_clue, gloss_examples, is_initialism, phrase_blanks
-from .house import default_house_dir, read_house
+from .house import default_house_dir, read_house, read_house_clues
 from .inflection import FORMS, PLAIN, SPECIAL_VERBS, Deriver, Morphology, syllables
 from .normalise import JUNK, Normaliser, attested, is_binomial, known_word, lemma_junk, tokens
 from .scoring import TECHNICAL_DOMAINS, Reading, Scorer, band
@@ -73,11 +77,12 @@ class _Entry:
 
 
 class _Build:
-    def __init__(self, wordnet, scowl, zipf, house, blocklist, unpleasant, norm, min_zipf, say):
+    def __init__(self, wordnet, scowl, zipf, house, house_clues, blocklist, unpleasant, norm, min_zipf, say):
         self.wn = wordnet
         self.scowl = scowl
         self.zipf = zipf
         self.house = house
+        self.house_clues = house_clues
         self.blocklist = blocklist
         self.norm = norm
         self.min_zipf = min_zipf
@@ -339,27 +344,34 @@ class _Build:
         words: dict[str, int] = {}
         clues: dict[str, list[str]] = {}
         grades: dict[str, str] = {}
-        self.leaks = self.blocked_clues = 0
+        self.leaks = self.blocked_clues = self.house_clued = 0
         for answer in sorted(self.entries):
             entry = self.entries[answer]
             ranked = sorted(entry.clues, key=lambda c: (c[0][0] > -2, -entry.readings[c[3]].score, c[0]))
+            own = self.house_clues.get(answer)
+            if own is not None:  # the house clues first, for the reading the list scores highest
+                top = max(range(len(entry.readings)), key=lambda i: (entry.readings[i].score, -i))
+                ranked = [((-3, k), clue, own.surfaces, top) for k, clue in enumerate(own.clues)] + ranked
+                self.house_clued += 1
+            limit = MAX_CLUES + (len(own.clues) if own is not None else 0)  # every house clue, then WordNet's
             kept: list[str] = []
             clued: set[int] = set()
             seen: set[str] = set()
             related = sorted(entry.related)
-            for _, clue, extra, r in ranked:
-                if clue.lower() in seen:
+            for key, clue, extra, r in ranked:
+                level, text = clue_level(clue) if key[0] < 0 else (_generated_level(key), clue)
+                if clue_key(text) in seen:
                     continue
-                if clue_leaks(clue, answer, related + list(extra)):
+                if clue_leaks(text, answer, related + list(extra)):
                     self.leaks += 1
                     continue
-                if self.blocklist.blocks_clue(clue):
+                if self.blocklist.blocks_clue(text):
                     self.blocked_clues += 1
                     continue
-                seen.add(clue.lower())
-                kept.append(clue)
+                seen.add(clue_key(text))
+                kept.append(tag_level(text, level))
                 clued.add(r)
-                if len(kept) == MAX_CLUES:
+                if len(kept) == limit:
                     break
             if not kept:
                 self.rejected[answer] = "no-clue"
@@ -371,6 +383,11 @@ class _Build:
         for answer, reason in self.rejected.items():
             grades[answer] = f"{answer}\t-\trejected\t{reason}: {JUNK[reason]}"
         return words, clues, grades
+
+
+def _generated_level(key: tuple) -> str:
+    """A WordNet clue's level from its sort key: a later sense (rank > 0) of a lemma or an inflection is hard."""
+    return "hard" if key[0] in (0, 1) and key[1] > 0 else "easy"
 
 
 def default_unpleasant_path() -> Path:
@@ -427,7 +444,9 @@ def build_lexicon(
     dict
         ``entries``, ``by_length`` ({length: count}), ``by_band`` (entries
         scoring 50+, 30-49, under 30), ``fine_by_length`` (50+ by length),
-        ``house_entries``, ``clue_lines``, ``rejected`` ({reason: count}),
+        ``house_entries``, ``house_clue_answers`` (answers the house clues
+        clue), ``house_clues_unused`` (their answers the build does not
+        have), ``clue_lines``, ``rejected`` ({reason: count}),
         ``leaks_dropped``, ``blocked_clues``, ``lookups`` (wordfreq
         calls) and ``seconds``.
 
@@ -454,11 +473,12 @@ def build_lexicon(
     house_dir = Path(house_dir) if house_dir is not None else default_house_dir()
     say("reading the house list")
     house = read_house(house_dir)
+    house_clues = read_house_clues(house_dir)
     zipf, zcache = zipf_lookup()
     blocklist = blocklist if blocklist is not None else load_blocklists([DEFAULT_BLOCKLIST])
     unpleasant = Blocklist.read(unpleasant if unpleasant is not None else default_unpleasant_path())
-    build = _Build(wordnet, scowl, zipf, house, blocklist, unpleasant, Normaliser(min_length, max_length), min_zipf,
-                   say)  # fmt: skip
+    build = _Build(wordnet, scowl, zipf, house, house_clues, blocklist, unpleasant, Normaliser(min_length, max_length),
+                   min_zipf, say)  # fmt: skip
     build.house_entries()
     build.lemmas()
     build.inflections()
@@ -497,6 +517,8 @@ def build_lexicon(
         "by_band": by_band,
         "fine_by_length": dict(sorted(fine_by_length.items())),
         "house_entries": sum(1 for a in house if a in words),
+        "house_clue_answers": sum(1 for a in house_clues if a in words),
+        "house_clues_unused": sorted(a for a in house_clues if a not in build.entries),
         "clue_lines": sum(len(c) for c in clues.values()),
         "rejected": dict(sorted(rejected.items())),
         "leaks_dropped": build.leaks,

@@ -16,8 +16,8 @@ __all__ = ["ABBR", "BLANK", "KIND_OF_MIN_DEPTH", "MAX_CLUE_CHARS", "VAGUE_KINDS"
            "example_blanks", "finish_clue", "gloss_definition",
            "gloss_examples", "is_initialism", "phrase_blanks"]  # fmt: skip
 
-#: Longest clue kept; longer glosses are cut at a clause boundary or dropped.
-MAX_CLUE_CHARS = 120
+#: Longest clue kept (the house style's limit too); longer glosses are cut at a clause boundary or dropped.
+MAX_CLUE_CHARS = 60
 _QUOTED = re.compile(r'"([^"]*)"')  # a usage example in a gloss
 
 # --------------------------------------------------------------------------
@@ -41,17 +41,17 @@ def gloss_definition(gloss: str) -> str:
 # Where a long definition may be cut: best before a comma, a parenthesis or
 # a relative or participle clause; failing that, before a preposition.
 _STRONG_CUT = re.compile(r",\s|\s\(|\s(?=(?:that|which|who|whose|where|when|especially|usually|consisting|"
-                         r"comprising|containing|having|used|typically|often|but)\s)")
+                         r"comprising|containing|having|used|found|made|known|located|typically|often|but)\s)")
 _WEAK_CUT = re.compile(r"\s(?=(?:with|in|on|at|for|from|by|and|or|of)\s)")
 _MIN_CUT = 30
 
 
-def finish_clue(text: str) -> str | None:
-    """Cut to length, capitalise, drop the trailing period; None if unusable."""
+def finish_clue(text: str, limit: int = MAX_CLUE_CHARS) -> str | None:
+    """Cut to ``limit`` characters, capitalise, drop the trailing period; None if unusable."""
     text = " ".join(text.split()).strip(" .,:;")
-    if len(text) > MAX_CLUE_CHARS:
+    if len(text) > limit:
         for pattern in (_STRONG_CUT, _WEAK_CUT):
-            cuts = [m.start() for m in pattern.finditer(text, 0, MAX_CLUE_CHARS + 1) if m.start() >= _MIN_CUT]
+            cuts = [m.start() for m in pattern.finditer(text, 0, limit + 1) if m.start() >= _MIN_CUT]
             if cuts:
                 break
         else:
@@ -213,10 +213,10 @@ class SenseClues:
         if syn.pos == "verb" and text.startswith("to "):
             text = text[3:]
         text = crossword_wording(text)
-        clue = finish_clue(text)
-        if clue and is_initialism(surface):
-            clue = clue + ABBR if len(clue) + len(ABBR) <= MAX_CLUE_CHARS else None
-        return clue
+        if is_initialism(surface):
+            clue = finish_clue(text, MAX_CLUE_CHARS - len(ABBR))
+            return clue + ABBR if clue else None
+        return finish_clue(text)
 
     def synonym(self, syn, surface: str, answer: str) -> str | None:
         """The commonest other word of the synset: TRITON for NEWT, "Deoxyribonucleic acid, for short" for DNA."""
@@ -257,7 +257,7 @@ class SenseClues:
         if not PLAIN.match(word) or word not in self.wordnet.lemmas[pos]:
             return None
         if form == "pl":
-            return self.morph.plurals(word)[0]
+            return next(iter(self.morph.plurals(word)), None)
         if form in FORMS:
             return self.morph.clue_verb(word, form)
         return self.deriver.grade(word, form) if self.deriver.gradable(word) else None

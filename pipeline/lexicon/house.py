@@ -10,13 +10,21 @@ scale, `pipeline.lexicon.scoring`) and clues written for it to
 The files live in ``pipeline/data/house/`` (``LICENSE``: CC0 1.0), one
 per category (``names.txt``, ``abbreviations.txt``, ...); a line is::
 
-    surface;score|first clue|second clue
+    surface;score|clue|clue|hard: clue
 
 ``surface`` is the entry as written (``am too``, ``EMT``, ``Tina``),
-folded to the answer like a word-list entry (AMTOO).  Blank lines and
-``#`` comments are skipped.  An answer may appear in several categories
-(ERA, the word and the Equal Rights Amendment): its clues are joined in
-file order and its score is the highest.
+folded to the answer like a word-list entry (AMTOO).  A clue is a
+straight one, for easy puzzles, unless it starts with ``hard:`` (a
+secondary sense, misdirection: `pipeline.model.cluefile.clue_level`).
+Blank lines and ``#`` comments are skipped.  An answer may appear in
+several categories (ERA, the word and the Equal Rights Amendment): its
+clues are joined in file order and its score is the highest.
+
+The house clues, ``pipeline/data/house/clues/*.txt``, are clues for
+answers the list scores by itself (everyday words WordNet clues in
+dictionary wording: ATE, ERR, ODE), with no ``;score``::
+
+    surface|clue|hard: clue
 """
 
 from __future__ import annotations
@@ -26,16 +34,18 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from ..model.cluefile import check_clue
+from ..model.cluefile import CLUE_LEVELS, check_clue, clue_level
 from ..model.cluetext import clue_leaks
 from ..model.errors import InputError, numbered_lines
 from ..model.fileio import read_text
 from ..model.wordlist import normalise
 
-__all__ = ["HouseEntry", "MAX_HOUSE_CLUE", "default_house_dir", "read_house", "read_house_file"]
+__all__ = ["HouseEntry", "MAX_HOUSE_CLUE", "default_house_dir", "read_house", "read_house_clues", "read_house_file"]
 
 #: A house clue is at most this long: short clues are the house style.
 MAX_HOUSE_CLUE = 60
+#: Every house entry has a clue at each of these levels: a straight one and a hard one.
+REQUIRE_LEVELS = CLUE_LEVELS
 _SCORE = re.compile(r"[0-9]{1,3}")
 # A clue may end with a full stop only as an abbreviation does ("Abbr.", "Corp.", "St.", "etc.", "a.m.").
 _ABBREVIATION_END = re.compile(r"(?:\b[A-Z][a-z]{0,4}|\betc|\b[a-z])\.$")
@@ -47,8 +57,8 @@ class HouseEntry:
 
     answer: str
     surfaces: tuple[str, ...]
-    score: int
-    clues: tuple[str, ...]
+    score: int | None  # None: a house clue line, which leaves the score to the list
+    clues: tuple[str, ...]  # as a clue file writes them: "hard: " before a hard one
     categories: tuple[str, ...]
     where: str  # "names.txt:12", the first line that lists it
 
@@ -58,15 +68,17 @@ def default_house_dir() -> Path:
     return Path(str(resources.files("pipeline") / "data" / "house"))
 
 
-def read_house_file(path) -> list[HouseEntry]:
-    """The entries of one house-list file, in file order.
+def read_house_file(path, scored: bool = True) -> list[HouseEntry]:
+    """The entries of one house-list file (``scored``) or house clue file, in file order.
 
     Raises
     ------
     InputError
-        Naming the file and line: no ``;score``, a score that is not a
+        Naming the file and line: no ``;score`` (a ``;score`` in a house
+        clue file), a score that is not a
         whole number 0-100, an entry that does not fold to 3-15 letters, an
-        answer listed twice, no clue, or a clue that is empty, over
+        answer listed twice, no clue, no straight clue or no hard one
+        (`REQUIRE_LEVELS`), or a clue that is empty, over
         `MAX_HOUSE_CLUE` characters, ends with a full stop, starts in lower
         case, holds control characters or gives its answer away
         (`pipeline.model.cluetext.clue_leaks`).
@@ -81,9 +93,13 @@ def read_house_file(path) -> list[HouseEntry]:
             continue
         head, *clues = [f.strip() for f in line.split("|")]
         surface, sep, score = head.rpartition(";")
-        if not sep:
-            raise InputError(f"no ';score' after {head!r} (write surface;score|clue|clue)", path, lineno)
-        if not _SCORE.fullmatch(score) or int(score) > 100:
+        if not scored:
+            if sep:
+                raise InputError(f"a house clue line has no score: write {surface}|clue|hard: clue", path, lineno)
+            surface, score = head, None
+        elif not sep:
+            raise InputError(f"no ';score' after {head!r} (write surface;score|clue|hard: clue)", path, lineno)
+        elif not _SCORE.fullmatch(score) or int(score) > 100:
             raise InputError(f"score {score!r} is not a whole number from 0 to 100", path, lineno)
         try:
             answer = normalise(surface)
@@ -96,11 +112,19 @@ def read_house_file(path) -> list[HouseEntry]:
         seen[answer] = lineno
         if not clues:
             raise InputError(f"{answer} has no clue", path, lineno)
+        levels = set()
         for clue in clues:
-            problem = _clue_problem(clue, answer, surface)
+            level, text = clue_level(clue)
+            levels.add(level)
+            problem = _clue_problem(text, answer, surface)
             if problem:
                 raise InputError(f"{answer}: {problem}", path, lineno)
-        out.append(HouseEntry(answer, (surface,), int(score), tuple(clues), (category,), f"{path.name}:{lineno}"))
+        lacking = [level for level in REQUIRE_LEVELS if level not in levels]
+        if lacking:
+            raise InputError(f"{answer} has no {' or '.join(lacking)} clue (a straight clue, and one after "
+                             "'hard:')", path, lineno)  # fmt: skip
+        out.append(HouseEntry(answer, (surface,), None if score is None else int(score), tuple(clues), (category,),
+                              f"{path.name}:{lineno}"))  # fmt: skip
     return out
 
 
@@ -144,13 +168,32 @@ def read_house(folder=None) -> dict[str, HouseEntry]:
     folder = Path(folder) if folder is not None else default_house_dir()
     if not folder.is_dir():
         raise InputError("house list folder not found", folder)
+    return _merged(sorted(folder.glob("*.txt")), scored=True)
+
+
+def read_house_clues(folder=None) -> dict[str, HouseEntry]:
+    """The house clues (``clues/*.txt`` of the house folder), by answer; their ``score`` is None.
+
+    Raises
+    ------
+    InputError
+        From `read_house_file`.  A house folder with no ``clues`` folder
+        has no house clues.
+    """
+    folder = (Path(folder) if folder is not None else default_house_dir()) / "clues"
+    return _merged(sorted(folder.glob("*.txt")), scored=False)
+
+
+def _merged(paths, scored: bool) -> dict[str, HouseEntry]:
+    """The entries of ``paths`` by answer: an answer in several has their clues in file order, the highest score."""
     merged: dict[str, HouseEntry] = {}
-    for path in sorted(folder.glob("*.txt")):
-        for e in read_house_file(path):
+    for path in paths:
+        for e in read_house_file(path, scored):
             old = merged.get(e.answer)
             if old is not None:
                 clues = old.clues + tuple(c for c in e.clues if c not in old.clues)
-                e = HouseEntry(e.answer, old.surfaces + e.surfaces, max(old.score, e.score), clues,
-                               old.categories + e.categories, old.where)  # fmt: skip
+                score = max(old.score, e.score) if scored else None
+                e = HouseEntry(e.answer, old.surfaces + e.surfaces, score, clues, old.categories + e.categories,
+                               old.where)  # fmt: skip
             merged[e.answer] = e
     return merged

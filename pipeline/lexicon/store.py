@@ -6,7 +6,7 @@ list from a per-user folder instead, built there the first time it is
 needed (about 40 s) and rebuilt when what it is built from changes:
 ``$XWBOOK_LEXICON`` if set, else ``~/.cache/xwbook/lexicon`` (the user
 cache folder of the platform).  A ``BUILD`` file in it records the
-fingerprint of the build: this package's lexicon code, house list,
+fingerprint of the build: this package's lexicon and model code, house list and clues,
 blocklist and breakfast-table list, and the versions of wordfreq and the
 WordNet and SCOWL files.
 """
@@ -40,10 +40,11 @@ def lexicon_fingerprint() -> str:
 
     h = hashlib.sha256()
     package = Path(str(resources.files("pipeline")))
-    files = sorted((package / "lexicon").glob("*.py")) + sorted(default_house_dir().iterdir())
+    files = sorted((package / "lexicon").glob("*.py")) + sorted((package / "model").glob("*.py"))
+    files += sorted(p for p in default_house_dir().rglob("*") if p.is_file())
     files += [package / "data" / "blocklist.txt", package / "data" / "unpleasant.txt"]
     for path in files:
-        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     for name in ("wordfreq",):
         h.update(f"{name} {metadata.version(name)}\0".encode())
     for folder in (find_wordnet(), find_scowl()):
