@@ -2,8 +2,8 @@
 
 `Morphology` makes noun plurals, verb forms (-S, -ED, -ING, irregulars) and
 comparatives from WordNet's exception lists (``noun.exc``, ``verb.exc``,
-``adj.exc``) and the standard spelling rules, wordfreq choosing among
-candidates.  `Deriver` turns a base sense's definition into one for the
+``adj.exc``) and lemminflect's (its dictionary, its spelling rules for words
+it lacks), wordfreq choosing among candidates.  `Deriver` turns a base sense's definition into one for the
 inflected form ("small semiaquatic salamander" for NEWT gives "small
 semiaquatic salamanders" for NEWTS; "hold fast or firmly" gives "held fast
 or firmly").
@@ -12,6 +12,8 @@ or firmly").
 from __future__ import annotations
 
 import re
+
+from lemminflect import getAllInflections, getAllInflectionsOOV, getInflection, getLemma
 
 __all__ = ["FORMS", "PLAIN", "SPECIAL_VERBS", "Deriver", "Morphology", "syllables"]
 
@@ -31,84 +33,56 @@ def syllables(word: str) -> int:
     return n
 
 
-def _doubles(word: str) -> bool:
-    """Whether a final consonant doubles before -ed/-ing/-er (grip, big)."""
-    if len(word) < 3 or syllables(word) != 1:
-        return False
-    a, b, c = word[-3:]
-    return a not in _VOWELS and b in _VOWELS and c not in _VOWELS + "wxy" and not word.startswith("qu")
+_UPOS = {"NNS": "NOUN", "VBZ": "VERB", "VBD": "VERB", "VBN": "VERB", "VBG": "VERB", "JJR": "ADJ", "JJS": "ADJ"}
 
 
-def _add_s(word: str) -> str:
-    """A plural noun or third-person verb by the regular rules."""
-    if word.endswith(("s", "x", "z", "ch", "sh")):
-        return word + "es"
-    if word.endswith("y") and len(word) > 1 and word[-2] not in _VOWELS:
-        return word[:-1] + "ies"
-    return word + "s"
+def _inflections(word: str, tag: str) -> list[str]:
+    """Candidate spellings of ``word`` for a Penn Treebank ``tag`` (NNS, VBZ, VBD, VBN, VBG, JJR, JJS), by
+    lemminflect, for frequency to choose among (`Morphology`): its dictionary's forms, then for a compound it
+    lacks its head's (LAWMEN from MAN), then its spelling rules (DEWS beside mass-noun DEW; VAGUER where its
+    dictionary says VAGUEER).  The word itself is left out but for a past (SET, CUT).
+
+    Examples
+    --------
+    >>> _inflections("volcano", "NNS"), _inflections("grip", "VBG"), _inflections("lawman", "NNS")[0]
+    (['volcanoes', 'volcanos'], ['gripping'], 'lawmen')
+    """
+    upos = _UPOS[tag]
+    forms = list(getAllInflections(word, upos).get(tag, ()))
+    if not forms:
+        for i in range(1, len(word) - 2):  # the longest head lemminflect knows: law|man, yes-|man
+            head = word[i:]
+            head_forms = getAllInflections(head, upos).get(tag, ())
+            if head_forms and len(head) >= 3:
+                forms = [word[:i] + f for f in head_forms]
+                break
+    forms += getAllInflectionsOOV(word, upos).get(tag, ())
+    if tag not in ("VBD", "VBN"):
+        forms = [f for f in forms if f != word]
+    return list(dict.fromkeys(forms))
 
 
 def _third_person(verb: str) -> list[str]:
-    """The -s forms the rules allow, for frequency to choose between: one by
-    `_add_s`, or for a verb ending consonant + o both spellings (echoes,
-    vetoes but solos, lassos)."""
-    if verb.endswith("o") and len(verb) > 1 and verb[-2] not in _VOWELS:
-        return [verb + "es", verb + "s"]
-    return [_add_s(verb)]
-
-
-def _may_double(word: str) -> bool:
-    """A longer word ending consonant-vowel-consonant: visit/visited but refer/referred."""
-    return (len(word) >= 4 and syllables(word) > 1 and word[-1] not in _VOWELS + "wxy"
-            and word[-2] in _VOWELS and word[-3] not in _VOWELS)  # fmt: skip
+    """The -s forms of a verb (echoes, vetoes but solos)."""
+    return _inflections(verb, "VBZ")
 
 
 def _add_ed(word: str) -> list[str]:
-    """Candidate past forms by the regular rules (frequency picks among several)."""
-    if word.endswith("e"):
-        return [word + "d"]
-    if word.endswith("y") and len(word) > 1 and word[-2] not in _VOWELS:
-        return [word[:-1] + "ied"]
-    if word.endswith("c") and syllables(word) > 1:
-        return [word + "ked", word + "ed"]  # panicked, trafficked
-    if _doubles(word):
-        return [word + word[-1] + "ed"]
-    if _may_double(word):
-        return [word + "ed", word + word[-1] + "ed"]
-    return [word + "ed"]
+    """The past forms, frequency to choose among several (panicked; referred, not refered)."""
+    return _inflections(word, "VBD")
 
 
 def _add_ing(word: str) -> list[str]:
-    if word.endswith("ie"):
-        return [word[:-2] + "ying"]
-    if word.endswith("e") and not word.endswith(("ee", "ye", "oe")) and len(word) > 2:
-        return [word[:-1] + "ing"]
-    if word.endswith("c") and syllables(word) > 1:
-        return [word + "king", word + "ing"]
-    if _doubles(word):
-        return [word + word[-1] + "ing"]
-    if _may_double(word):
-        return [word + "ing", word + word[-1] + "ing"]
-    return [word + "ing"]
+    return _inflections(word, "VBG")
 
 
 def _add_er(word: str, suffix: str) -> list[str]:
     """Comparative (``suffix="er"``) or superlative (``"est"``)."""
-    if word.endswith("e"):
-        return [word + suffix[1:]]
-    if word.endswith("y") and word[-2] not in _VOWELS:
-        return [word[:-1] + "i" + suffix]
-    if _doubles(word):
-        return [word + word[-1] + suffix]
-    return [word + suffix]
+    return _inflections(word, "JJR" if suffix == "er" else "JJS")
 
 
 def _plural_candidates(noun: str) -> list[str]:
-    if noun.endswith("man") and len(noun) > 3:
-        return [noun[:-3] + "men", noun + "s"]  # women, firemen; humans, shamans
-    if noun.endswith("o") and noun[-2:-1] not in tuple(_VOWELS):
-        return [noun + "s", noun + "es"]  # pianos, volcanoes
-    return [_add_s(noun)]
+    return _inflections(noun, "NNS")
 
 
 SPECIAL_VERBS = {  # base: (-s, past, past participle, -ing)
@@ -170,7 +144,7 @@ class Morphology:
     def _rank(self, candidates: list[str]) -> list[str]:
         """Most frequent first; those over a Zipf point rarer than the best dropped."""
         candidates = sorted(set(candidates), key=candidates.index)
-        if self.freq is None or len(candidates) == 1:
+        if self.freq is None or len(candidates) <= 1:
             return candidates
         ranked = sorted(candidates, key=lambda c: (-self.freq(c), c))
         best = self.freq(ranked[0])
@@ -210,7 +184,7 @@ class Morphology:
         if self.freq is None:
             return list(listed)
         best = max(self.freq(f) for f in listed)
-        if best < _ARCHAIC_ZIPF or self.freq(regular[0]) > best:
+        if regular and (best < _ARCHAIC_ZIPF or self.freq(regular[0]) > best):
             # "addrest" is listed, but "addressed" is the word; "wrought" and "worked"
             listed = [regular[0]] + [f for f in listed if f != regular[0]]
         return sorted(listed, key=lambda f: (-self.freq(f), f))
@@ -220,6 +194,7 @@ class Morphology:
         return self.verb_forms(verb, form)[0]
 
     def graded(self, adj: str, suffix: str) -> list[str]:
+        """Comparatives (``suffix="er"``) or superlatives; the build's attestation judges the answers."""
         exc = [f for f in self.adj_exc.get(adj, ()) if f.endswith(suffix)]
         return self._rank(exc or _add_er(adj, suffix))
 
@@ -284,7 +259,7 @@ class Deriver:
             return True
         if not word.endswith("s") or word.endswith("ss"):
             return False
-        return any(stem in self.nouns and _add_s(stem) == word for stem in (word[:-1], word[:-2], word[:-3] + "y"))
+        return any(stem in self.nouns and word in _plural_candidates(stem) for stem in (word[:-1], word[:-2], word[:-3] + "y"))
 
     def _is_participle(self, word: str) -> bool:
         """"setting", "baked", "written": a verb form that starts a trailing phrase."""
@@ -305,15 +280,18 @@ class Deriver:
         if word in _PLURAL_SPECIAL:
             return _PLURAL_SPECIAL[word]
         if word in self.nouns and PLAIN.match(word):
-            return self.morph.plurals(word)[0]
+            if getInflection(word, "NNS")[:1] == (word,):
+                return word  # "female sheep", "morning dew": no other plural in use
+            return next(iter(self.morph.plurals(word)), None)
         return None
 
     def _verb_base_of_s(self, word: str) -> str | None:
+        """The plural-subject form of a third-person verb ("focuses" -> "focus"), by lemminflect's lemma."""
         if word in _AGREE:
             return _AGREE[word]
         if not word.endswith("s") or word.endswith("ss"):
             return None
-        for stem in (word[:-1], word[:-2], word[:-3] + "y"):
+        for stem in getLemma(word, upos="VERB"):
             if stem in self.verbs and word in _third_person(stem):
                 return stem
         return None
@@ -338,9 +316,13 @@ class Deriver:
         if _PRONOUN.search(text):
             return None
         m = _HEAD_END.search(text)
+        if m and m.group(0) == "," and text[m.end():].split()[:1] and text[m.end():].split()[0].rstrip(",") in self.adjs:
+            return None  # "calm, lengthy, intent consideration": adjectives in a row, the head comes later
         head_words = text[: m.start() if m else len(text)].split()
         for i in range(1, len(head_words)):
             last = i == len(head_words) - 1
+            if head_words[i - 1] in _NOT_MODIFIERS:
+                continue  # "engraving or carving": OR the operating room is no head noun here
             if head_words[i - 1] in self.nouns and self._is_participle(head_words[i]):
                 relative_next = m is not None and m.group(0).strip() in _RELATIVE
                 if not (last and relative_next and head_words[i] in self.nouns):  # "cloth covering that forms"
@@ -351,10 +333,10 @@ class Deriver:
             head_words = head_words[:-1]  # "unit equal to", "person responsible for"
         if not head_words or len(head_words) > 5 or "and" in head_words or "of" in head_words:
             return None
-        if not all(self._modifier(w) for w in head_words[:-1]):
-            return None  # "how a result is obtained": no noun phrase to pluralise
         rest = text[len(" ".join(head_words)) :]
-        conjuncts = " ".join(head_words).split(" or ")
+        conjuncts = " ".join(head_words).split(" or ")  # "engraving or carving"
+        if not all(self._modifier(w) for conj in conjuncts for w in conj.split()[:-1]):
+            return None  # "how a result is obtained": no noun phrase to pluralise
         out = []
         for conj in conjuncts:
             words = conj.split()
@@ -462,7 +444,10 @@ class Deriver:
         return word in self.morph.adj_exc or not word.endswith(("ed", "ing"))  # not "used", "being"
 
     def grade(self, word: str, suffix: str) -> str:
-        if syllables(word) == 1 or (word.endswith("y") and syllables(word) == 2) or word in self.morph.adj_exc:
-            return self.morph.graded(word, suffix)[0]
+        graded = self.morph.graded(word, suffix)
+        if self.morph.freq is not None and word not in self.morph.adj_exc:  # not lemminflect's TRUEER in a clue
+            graded = [f for f in graded if self.morph.freq(f) > 0]
+        if graded and (syllables(word) == 1 or (word.endswith("y") and syllables(word) == 2) or word in self.morph.adj_exc):
+            return graded[0]
         return ("more " if suffix == "er" else "most ") + word
 
