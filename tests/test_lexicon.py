@@ -18,7 +18,7 @@ import wordfreq
 
 from pipeline.cli import main as xw
 from pipeline.lexicon import MAX_CLUE_CHARS, band, build_lexicon, familiarity, find_scowl, find_wordnet, points
-from pipeline.lexicon.inflection import Morphology, syllables
+from pipeline.lexicon.inflection import Deriver, Morphology, syllables
 from pipeline.lexicon.scoring import ABBREVIATION_CAP, BASE_LIFT, BREAKFAST_CAP, INFLECTION_PENALTIES, PHRASE_CAP
 from pipeline.lexicon.view import agreement, read_grades, read_judgments
 from pipeline.model.cluefile import check_clue, clue_level, read_shard, shard_name
@@ -564,6 +564,28 @@ def test_morphology_regular_plurals_beside_listed_ones_and_silent_e():
     assert [syllables(w) for w in ("pale", "whole", "simple", "able", "grip", "happy")] == [1, 1, 2, 2, 1, 2]
 
 
+def test_inflections_come_from_lemminflect_and_clues_agree_with_them():
+    """Forms: lemminflect's dictionary (RAN, PANICKED), a compound by its head (LAWMEN), its spelling rules
+    beside a mass noun (DEWS), wordfreq choosing.  Clues: the head noun made plural and the verb of its
+    relative clause agreeing; a clue that cannot be made plural is none at all."""
+    m = Morphology({}, {}, {}, freq=lambda w: wordfreq.zipf_frequency(w, "en"))
+    assert m.plurals("lawman")[0] == "lawmen" and m.plurals("volcano")[0] == "volcanoes"
+    assert "dews" in m.plurals("dew") and m.plurals("criterion")[0] == "criteria"
+    assert m.verb_forms("run", "past")[0] == "ran" and m.verb_forms("panic", "past") == ["panicked"]
+    assert m.verb_forms("grip", "ing") == ["gripping"] and m.verb_forms("carry", "s") == ["carries"]
+    assert m.graded("big", "er") == ["bigger"] and m.graded("happy", "est") == ["happiest"]
+    nouns = {"engraving", "carving", "relief", "stone", "lens", "image", "camera", "consideration", "calm", "or",
+             "sheep", "female"}  # fmt: skip
+    d = Deriver(m, nouns, {"focus", "carve", "engrave", "hold", "calm"}, {"calm", "lengthy", "intent", "low", "female", "true"})
+    assert d.plural("engraving or carving in low relief on a stone") == "engravings or carvings in low relief on a stone"
+    assert d.plural("a lens that focuses the image in a camera") == "lenses that focus the image in a camera"
+    assert d.plural("a female sheep") == "female sheep"  # no SHEEPS
+    assert d.plural("a calm, lengthy, intent consideration") is None  # not "calms, lengthy, ..."
+    assert d.verb("hold fast or firmly", "past") == "held fast or firmly"
+    assert d.verb("focus the image", "s") == "focuses the image"
+    assert d.graded("true to life", "er") in ("truer to life", "more true to life")  # never "trueer"
+
+
 def test_the_score_scale():
     """Familiarity is the mean of wordfreq's Zipf and SCOWL's level as Zipf; 2.9 is 50."""
     assert points(2.9) == 50 and points(-5) == 0 and points(12) == 100
@@ -775,6 +797,30 @@ def test_full_more_clue_kinds(full):
     assert any("___" in c for c in clues["DONT"]) and "THE" in words  # usage examples
     assert "Codebreaker Turing" in clues["ALAN"]  # the house list's
     assert any(c.endswith("(abbr.)") for c in clues["DNA"])
+
+
+def test_full_places_from_wordnet_links_and_geonames_facts(full):
+    """A named place by what it is and where (WordNet's instance and part-of links: AIRE "River in
+    England"), capitals and countries from GeoNames, straight for a name and hard for an everyday word,
+    and GeoNames credited in the notice the book prints."""
+    _, leveled = read_build(full["out"], levels=True)
+    assert ("easy", "River in England") in leveled["AIRE"] and ("easy", "River in France") in leveled["LOIRE"]
+    assert ("easy", "Capital of Norway") in leveled["OSLO"] and ("easy", "Country whose capital is Lima") in leveled["PERU"]
+    assert ("hard", "Alabama city") in leveled["MOBILE"]  # MOBILE is first an everyday word
+    assert ("easy", "Oklahoma city") in leveled["TULSA"]
+    assert not any(c.startswith(("River in", "City in")) for c in full["clues"]["NILE"])  # in several countries
+    assert full["stats"]["fact_answers"] > 500
+    assert "GeoNames" in (full["out"] / "NOTICE.txt").read_text()
+
+
+def test_full_house_clues_lead_and_every_house_answer_has_both_levels(full):
+    """The everyday answers the filler uses most are clued from the house clues first, at two levels."""
+    _, leveled = read_build(full["out"], levels=True)
+    for answer in ("ATE", "ERR", "ODE", "ASSET", "TALENT"):
+        levels = [level for level, _ in leveled[answer]]
+        assert levels[0] == "easy" and "hard" in levels, answer
+    assert leveled["ATE"][0] == ("easy", "Dined")
+    assert full["stats"]["house_clue_answers"] > 7000
 
 
 def test_full_default_blocklist(full):

@@ -27,6 +27,8 @@ from ..model.cluetext import DEFAULT_BLOCKLIST, Blocklist, clue_leaks, default_b
 from ..model.fileio import atomic_write, write_bytes, write_text
 from ..model.wordlist import write_wordlist
 from .clues import SenseClues, example_blanks, finish_clue, gloss_examples, is_initialism, phrase_blanks
+from .facts import ATTRIBUTION as FACTS_ATTRIBUTION
+from .facts import place_facts
 from .house import default_house_dir, read_house, read_house_clues
 from .inflection import FORMS, PLAIN, SPECIAL_VERBS, Deriver, Morphology, syllables
 from .normalise import JUNK, Normaliser, attested, is_binomial, known_word, lemma_junk, tokens
@@ -77,12 +79,13 @@ class _Entry:
 
 
 class _Build:
-    def __init__(self, wordnet, scowl, zipf, house, house_clues, blocklist, unpleasant, norm, min_zipf, say):
+    def __init__(self, wordnet, scowl, zipf, house, house_clues, facts, blocklist, unpleasant, norm, min_zipf, say):
         self.wn = wordnet
         self.scowl = scowl
         self.zipf = zipf
         self.house = house
         self.house_clues = house_clues
+        self.facts = facts
         self.blocklist = blocklist
         self.norm = norm
         self.min_zipf = min_zipf
@@ -344,16 +347,25 @@ class _Build:
         words: dict[str, int] = {}
         clues: dict[str, list[str]] = {}
         grades: dict[str, str] = {}
-        self.leaks = self.blocked_clues = self.house_clued = 0
+        self.leaks = self.blocked_clues = self.house_clued = self.fact_clued = 0
         for answer in sorted(self.entries):
             entry = self.entries[answer]
             ranked = sorted(entry.clues, key=lambda c: (c[0][0] > -2, -entry.readings[c[3]].score, c[0]))
-            own = self.house_clues.get(answer)
-            if own is not None:  # the house clues first, for the reading the list scores highest
-                top = max(range(len(entry.readings)), key=lambda i: (entry.readings[i].score, -i))
-                ranked = [((-3, k), clue, own.surfaces, top) for k, clue in enumerate(own.clues)] + ranked
-                self.house_clued += 1
-            limit = MAX_CLUES + (len(own.clues) if own is not None else 0)  # every house clue, then WordNet's
+            own, facts = self.house_clues.get(answer), self.facts.get(answer, ())
+            top = max(range(len(entry.readings)), key=lambda i: (entry.readings[i].score, -i))
+            # the house clues and the house list's, then GeoNames' facts (for the reading the list scores
+            # highest), then WordNet's
+            first = [((-3, k), clue, own.surfaces, top) for k, clue in enumerate(own.clues)] if own else []
+            self.house_clued += own is not None
+            if facts:  # a place's name: a straight clue; an everyday word too (MOBILE): a hard one
+                name = entry.readings[top].kind in ("name", "house")
+                first += [c for c in ranked if c[0][0] < 0]
+                first += [((-3, 100 + k), tag_level(clue, "easy" if name and kind == "place" else "hard"), (), top)
+                          for k, (kind, clue) in enumerate(facts)]  # fmt: skip
+                ranked = [c for c in ranked if c[0][0] >= 0]
+                self.fact_clued += 1
+            ranked = first + ranked
+            limit = MAX_CLUES + len(first)  # every house clue and fact, then WordNet's
             kept: list[str] = []
             clued: set[int] = set()
             seen: set[str] = set()
@@ -477,8 +489,10 @@ def build_lexicon(
     zipf, zcache = zipf_lookup()
     blocklist = blocklist if blocklist is not None else load_blocklists([DEFAULT_BLOCKLIST])
     unpleasant = Blocklist.read(unpleasant if unpleasant is not None else default_unpleasant_path())
-    build = _Build(wordnet, scowl, zipf, house, house_clues, blocklist, unpleasant, Normaliser(min_length, max_length),
-                   min_zipf, say)  # fmt: skip
+    norm = Normaliser(min_length, max_length)
+    say("reading GeoNames' places")
+    facts = place_facts(norm)
+    build = _Build(wordnet, scowl, zipf, house, house_clues, facts, blocklist, unpleasant, norm, min_zipf, say)
     build.house_entries()
     build.lemmas()
     build.inflections()
@@ -519,6 +533,7 @@ def build_lexicon(
         "house_entries": sum(1 for a in house if a in words),
         "house_clue_answers": sum(1 for a in house_clues if a in words),
         "house_clues_unused": sorted(a for a in house_clues if a not in build.entries),
+        "fact_answers": build.fact_clued,
         "clue_lines": sum(len(c) for c in clues.values()),
         "rejected": dict(sorted(rejected.items())),
         "leaks_dropped": build.leaks,
@@ -553,4 +568,6 @@ def _notice() -> str:
         "by Kevin Atkinson, used under its permission notice, reproduced with\n"
         "its sources' notices in LICENSE-SCOWL.txt.\n"
         "No scores are stored in the project's source; they are built at run time.\n"
+        "\n"
+        f"{FACTS_ATTRIBUTION}\n"
     )

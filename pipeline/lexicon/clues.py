@@ -175,6 +175,9 @@ VAGUE_KINDS = frozenset("activity structure class line area word sound covering 
                         "people event happening matter quality attribute condition kind type sort".split())  # fmt: skip
 
 
+_PLACE_LEXFILES = (15, 17)  # noun.location, noun.object (rivers, mountains, islands)
+
+
 class SenseClues:
     """Clue text for a WordNet sense (definition, synonym, "Kind of" hypernym)
     and for the inflected forms of a lemma (from the base's definition, or a
@@ -241,7 +244,9 @@ class SenseClues:
         from .sources import TAXON_LEMMA
 
         hyper = self.wordnet.hypernym(syn)
-        if syn.taxon or syn.instance or hyper is None or self.wordnet.depth(hyper) < KIND_OF_MIN_DEPTH:
+        if syn.instance:
+            return self.place(syn, hyper)
+        if syn.taxon or hyper is None or self.wordnet.depth(hyper) < KIND_OF_MIN_DEPTH:
             return None
         if any(w.lower() in VAGUE_KINDS for w in hyper.words):
             return None
@@ -249,6 +254,26 @@ class SenseClues:
             if self.zipf(w.replace("_", " ")) >= SYNONYM_ZIPF and not TAXON_LEMMA.match(w):
                 return finish_clue("Kind of " + w.replace("_", " "))
         return None
+
+    def place(self, syn, kind) -> str | None:
+        """A named place by what it is and the one whole it is part of (WordNet's instance and part-of
+        links): CAM "River in England", RENO "City in Nevada", OSLO "Capital of Norway"; None for a
+        place in several (the Nile) or in none, and for anything but a place."""
+        if kind is None or syn.lexnum not in _PLACE_LEXFILES or len(syn.wholes) != 1:
+            return None
+        whole = self.wordnet.synsets["noun"].get(syn.wholes[0])
+        if whole is None or not whole.words[0][:1].isupper():
+            return None
+        what = kind.words[0].replace("_", " ").split()[-1]
+        where = whole.words[0].replace("_", " ")
+        if what in ("continent", "hemisphere"):
+            return None  # ASIA "Continent in Eurasia"
+        whole_kind = self.wordnet.hypernym(whole)
+        if where.endswith("s") or where.startswith("United ") or (whole_kind and whole_kind.words[0] in ("ocean", "sea")):
+            where = "the " + where  # the Netherlands, the United States, the Atlantic
+        if what == "capital":
+            return finish_clue(f"Capital of {where}")
+        return finish_clue(f"{'Region' if what == 'area' else what.capitalize()} in {where}")
 
     def inflect(self, word: str, pos: str, form: str) -> str | None:
         """``word`` (a plain lemma of ``pos``) in the inflection ``form``, or None."""

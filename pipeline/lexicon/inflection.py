@@ -12,6 +12,7 @@ or firmly").
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from lemminflect import getAllInflections, getAllInflectionsOOV, getInflection, getLemma
 
@@ -36,7 +37,17 @@ def syllables(word: str) -> int:
 _UPOS = {"NNS": "NOUN", "VBZ": "VERB", "VBD": "VERB", "VBN": "VERB", "VBG": "VERB", "JJR": "ADJ", "JJS": "ADJ"}
 
 
+@lru_cache(maxsize=None)
+def _inflections_cached(word: str, tag: str) -> tuple[str, ...]:
+    return tuple(_inflections_of(word, tag))
+
+
 def _inflections(word: str, tag: str) -> list[str]:
+    """`_inflections_of`, each word and tag looked up once a process."""
+    return list(_inflections_cached(word, tag))
+
+
+def _inflections_of(word: str, tag: str) -> list[str]:
     """Candidate spellings of ``word`` for a Penn Treebank ``tag`` (NNS, VBZ, VBD, VBN, VBG, JJR, JJS), by
     lemminflect, for frequency to choose among (`Morphology`): its dictionary's forms, then for a compound it
     lacks its head's (LAWMEN from MAN), then its spelling rules (DEWS beside mass-noun DEW; VAGUER where its
@@ -44,7 +55,7 @@ def _inflections(word: str, tag: str) -> list[str]:
 
     Examples
     --------
-    >>> _inflections("volcano", "NNS"), _inflections("grip", "VBG"), _inflections("lawman", "NNS")[0]
+    >>> _inflections_of("volcano", "NNS"), _inflections_of("grip", "VBG"), _inflections_of("lawman", "NNS")[0]
     (['volcanoes', 'volcanos'], ['gripping'], 'lawmen')
     """
     upos = _UPOS[tag]

