@@ -5,11 +5,13 @@ Usage: .venv/bin/python bench/clues.py [--lexicon DIR] [--book DIR] [--sample N 
 1. The whole clue database (``--lexicon``, default ``outputs/lexicon``:
    its ``clues/`` shards): clue lines, answers, and the give-aways by the
    one rule (`pipeline.model.cluetext.clue_leaks`), goal 0; where each
-   answer's first clue comes from (the house list or WordNet).
+   answer's first clue comes from (the house list and house clues, or
+   generated), and how many answers have clues at both levels.
 2. A printed book (``--book``, default ``outputs/puzzles``: every
    ``.ipuz`` under it): clues printed, give-aways (goal 0), clues over 60
-   characters (goal 0) and the median length (goal at most 25), and the
-   share printed from the house list.
+   characters (goal 0) and the median length (goal at most 25), the
+   share printed from the house list and house clues, and the share of
+   hard clues (`xw clues review` gives each clue's source and level).
 3. With ``--sample N``: N random printed pairs for a blind review, written
    to ``--review-out`` as ``answer<TAB>clue`` lines with no source (the
    editor grades them A/B/C with ``../shared/CLUE_STYLE.md``), and their
@@ -30,10 +32,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pipeline.lexicon import read_house  # noqa: E402
-from pipeline.model.cluefile import clue_key, is_shard_name, read_shard  # noqa: E402
+from pipeline.model.cluefile import clue_key, clue_level, is_shard_name, read_shard  # noqa: E402
 from pipeline.model.cluetext import clue_leaks  # noqa: E402
 from pipeline.model.puzzle import read_ipuz  # noqa: E402
+from pipeline.review import house_clue_keys  # noqa: E402
 
 PRINTED_MAX, MEDIAN_MAX = 60, 25
 
@@ -43,56 +45,67 @@ def _met(ok: bool) -> str:
 
 
 def _house_clues() -> set[tuple[str, str]]:
-    return {(e.answer, clue_key(c)) for e in read_house().values() for c in e.clues}
+    return {(answer, key) for answer, keys in house_clue_keys().items() for key in keys}
 
 
 def database(folder: Path, house: set) -> None:
     lines = answers = 0
     leaks: list[str] = []
     first = Counter()
+    both = 0
     for path in sorted(p for p in (folder / "clues").iterdir() if is_shard_name(p.name)):
         for answer, texts in read_shard(path).items():
             answers += 1
             lines += len(texts)
             first["house" if (answer, clue_key(texts[0])) in house else "generated"] += 1
+            both += len({clue_level(t)[0] for t in texts}) == 2
             leaks += [f"{answer}|{t}" for t in texts if clue_leaks(t, answer)]
     print(f"clue database {folder / 'clues'}: {lines:,} clue lines for {answers:,} answers")
     print(f"  give-aways by the rule: {len(leaks)} (goal 0: {_met(not leaks)})")
     for line in leaks[:10]:
         print(f"    {line}")
-    print(f"  first clue from the house list: {first['house']:,} answers; generated from WordNet: "
-          f"{first['generated']:,}")
+    print(f"  first clue from the house list or house clues: {first['house']:,} answers; generated: "
+          f"{first['generated']:,}; with a straight and a hard clue: {both:,}")
 
 
-def book(folder: Path, house: set, sample: int, review_out: Path | None, seed: int) -> None:
+def book(folder: Path, lexicon: Path, house: set, sample: int, review_out: Path | None, seed: int) -> None:
     printed = []
     for path in sorted(folder.rglob("*.ipuz")):
         puzzle = read_ipuz(path)
         for direction in ("across", "down"):
             for slot, answer, clue in puzzle.entries(direction):
                 printed.append((answer, clue, f"{path.relative_to(folder)} {slot.number}-{direction}"))
+    levels = {}
+    for path in sorted(p for p in (lexicon / "clues").iterdir() if is_shard_name(p.name)):
+        for answer, texts in read_shard(path, {a for a, _, _ in printed}).items():
+            for t in texts:
+                level, text = clue_level(t)
+                levels.setdefault((answer, clue_key(text)), level)
+    printed = [(a, c, w, levels.get((a, clue_key(c)), "-")) for a, c, w in printed]
     if not printed:
         print(f"no .ipuz under {folder}")
         return
-    lengths = [len(c) for _, c, _ in printed]
-    leaks = [(a, c) for a, c, _ in printed if clue_leaks(c, a)]
-    long = [(a, c) for a, c, _ in printed if len(c) > PRINTED_MAX]
-    from_house = sum((a, clue_key(c)) in house for a, c, _ in printed)
+    lengths = [len(c) for _, c, _, _ in printed]
+    leaks = [(a, c) for a, c, _, _ in printed if clue_leaks(c, a)]
+    long = [(a, c) for a, c, _, _ in printed if len(c) > PRINTED_MAX]
+    from_house = sum((a, clue_key(c)) in house for a, c, _, _ in printed)
     median = statistics.median(lengths)
-    print(f"printed book {folder}: {len(printed):,} clues in {len({w for _, _, w in printed}):,} slots")
+    print(f"printed book {folder}: {len(printed):,} clues in {len({w for _, _, w, _ in printed}):,} slots")
     print(f"  give-aways: {len(leaks)} (goal 0: {_met(not leaks)})")
     for a, c in leaks[:10]:
         print(f"    {a}|{c}")
     print(f"  over {PRINTED_MAX} characters: {len(long)} (goal 0: {_met(not long)}); "
           f"median {median:g} characters (goal <= {MEDIAN_MAX}: {_met(median <= MEDIAN_MAX)}); "
           f"mean {statistics.mean(lengths):.1f}")
-    print(f"  from the house list: {from_house / len(printed):.1%}")
+    hard = sum(1 for _, _, _, level in printed if level == "hard")
+    print(f"  from the house list and house clues: {from_house / len(printed):.1%}; hard clues: "
+          f"{hard / len(printed):.1%}")
     if sample:
         picked = random.Random(seed).sample(printed, min(sample, len(printed)))
-        review_out.write_text("".join(f"{a}\t{c}\n" for a, c, _ in picked))
+        review_out.write_text("".join(f"{a}\t{c}\n" for a, c, _, _ in picked))
         key = review_out.with_name(review_out.name + ".key")
-        key.write_text("".join(f"{a}\t{c}\t{'house' if (a, clue_key(c)) in house else 'generated'}\t{w}\n"
-                               for a, c, w in picked))  # fmt: skip
+        key.write_text("".join(f"{a}\t{c}\t{'house' if (a, clue_key(c)) in house else 'generated'}\t{lv}\t{w}\n"
+                               for a, c, w, lv in picked))  # fmt: skip
         print(f"  {len(picked)} pairs for a blind review in {review_out} (sources in {key})")
 
 
@@ -106,7 +119,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     house = _house_clues()
     database(args.lexicon, house)
-    book(args.book, house, args.sample, args.review_out, args.seed)
+    book(args.book, args.lexicon, house, args.sample, args.review_out, args.seed)
     return 0
 
 
