@@ -129,16 +129,29 @@ _UNITED_STATES = re.compile(r"^United States (?=[a-z])")
 _OF_OR_RELATING = re.compile(r"^of,? or (?:relating|pertaining) to\b")
 
 
+_ACT_OF = re.compile(r"^(?:the |an? )?(?:act|process) of (?=\w+ing\b)", re.I)  # "the act of gripping"
+_PERSON_WHO = re.compile(r"^(?:an? )?(?:person|someone) who ", re.I)
+_SOMETHING_THAT_IS = re.compile(r"^something that is (?=an? )", re.I)
+
+
 def crossword_wording(definition: str) -> str:
     """A dictionary definition in a clue's words: no leading article ("A
     small piece of cloth" is "Small piece of cloth"), "Of or relating to"
     as "Relating to", "United States sculptor" as "American sculptor"
     (CLUE_STYLE.md: short beats long).
 
+    "The act of approving" is "Approving", "a person who bakes" "One who
+    bakes", "something that is a source of danger" "Source of danger".
+
     >>> crossword_wording("a small piece of cloth or paper"), crossword_wording("United States sculptor")
     ('small piece of cloth or paper', 'American sculptor')
+    >>> crossword_wording("the act of gripping firmly"), crossword_wording("a person who bakes bread")
+    ('gripping firmly', 'one who bakes bread')
     """
     text = _OF_OR_RELATING.sub("relating to", definition)
+    text = _ACT_OF.sub("", text)
+    text = _PERSON_WHO.sub("one who ", text)
+    text = _SOMETHING_THAT_IS.sub("", text)
     text = _LEADING_ARTICLE.sub("", text)
     return _UNITED_STATES.sub("American ", text)
 
