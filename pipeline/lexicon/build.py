@@ -13,7 +13,9 @@ WordNet clues badly, put their clues first whatever the readings score.
 
 Levels (`pipeline.model.cluefile.clue_level`): a house clue has the one
 its file gives; a WordNet clue of a word's first sense, a blank and a
-clue of an inflection's first sense are easy, those of later senses hard.
+clue of an inflection's first sense are easy, those of later senses hard,
+and a later sense WordNet's sense counts never saw is left out when the
+answer has another clue.
 """
 
 from __future__ import annotations
@@ -370,6 +372,7 @@ class _Build:
             clued: set[int] = set()
             seen: set[str] = set()
             related = sorted(entry.related)
+            clean = []  # (rare, key, level, text, r): the clues that pass the leak and blocklist checks
             for key, clue, extra, r in ranked:
                 level, text = clue_level(clue) if key[0] < 0 else (_generated_level(key), clue)
                 if clue_key(text) in seen:
@@ -381,6 +384,13 @@ class _Build:
                     self.blocked_clues += 1
                     continue
                 seen.add(clue_key(text))
+                clean.append((_rare(key), text, level, r))
+                if sum(not c[0] for c in clean) == limit:
+                    break
+            keep_rare = all(rare for rare, _, _, _ in clean)  # a sense no one tagged, after the first: if nothing else
+            for rare, text, level, r in clean:
+                if rare and not keep_rare:
+                    continue
                 kept.append(tag_level(text, level))
                 clued.add(r)
                 if len(kept) == limit:
@@ -395,6 +405,12 @@ class _Build:
         for answer, reason in self.rejected.items():
             grades[answer] = f"{answer}\t-\trejected\t{reason}: {JUNK[reason]}"
         return words, clues, grades
+
+
+def _rare(key: tuple) -> bool:
+    """A WordNet lemma clue of a later sense that SemCor never tagged (WordNet's sense count 0): TILL
+    "Glacial soil" is for no puzzle when the word has a commoner sense to clue."""
+    return key[0] == 0 and key[1] > 0 and key[2] == 0
 
 
 def _generated_level(key: tuple) -> str:
