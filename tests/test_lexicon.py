@@ -360,7 +360,7 @@ def test_tiny_scores_from_the_signals(tiny):
     # an abbreviation not judged by hand is for corners; a phrase with no sense-tagged use too
     assert words["DNA"] == min(ABBREVIATION_CAP, points(familiarity(zipf("dna"), 35)))
     assert words["DNA"] <= ABBREVIATION_CAP and grades["DNA"][1] == "abbreviation"
-    assert tiny["clues"]["DNA"][0] == "(Biochemistry) a long linear polymer (abbr.)"  # cut to fit 60 characters
+    assert tiny["clues"]["DNA"][0] == "Long linear polymer found in the nucleus of a cell (abbr.)"  # no domain label
     assert words["ICECREAM"] <= PHRASE_CAP and "capped at" in grades["ICECREAM"][2]
     # the breakfast-table test: a disease loses points
     assert "the breakfast-table test" in grades["FLU"][2]
@@ -562,6 +562,32 @@ def test_morphology_regular_plurals_beside_listed_ones_and_silent_e():
     assert "noes" in m.plurals("no")
     assert m.verb_forms("solo", "s") == ["solos"] and m.verb_forms("veto", "s") == ["vetoes"]
     assert [syllables(w) for w in ("pale", "whole", "simple", "able", "grip", "happy")] == [1, 1, 2, 2, 1, 2]
+
+
+def test_definitions_in_crossword_wording():
+    from pipeline.lexicon.clues import crossword_wording
+
+    assert crossword_wording("a small piece of cloth or paper") == "small piece of cloth or paper"
+    assert crossword_wording("of or relating to the stars") == "relating to the stars"
+    assert crossword_wording("United States sculptor") == "American sculptor"
+    assert crossword_wording("the act of consorting with others") == "consorting with others"
+    assert crossword_wording("a person who exercises control over workers") == "one who exercises control over workers"
+    assert crossword_wording("something that is a source of danger") == "source of danger"
+    assert crossword_wording("the act of war") == "act of war"  # only before an -ing word
+    assert crossword_wording("(botany) outer tissue of bark") == "outer tissue of bark"
+
+
+def test_blanks_only_where_the_other_words_narrow_them_down():
+    from pipeline.lexicon.clues import example_blanks, finish_clue, phrase_blanks
+
+    norm = lambda w: w.upper() if w.isalpha() else None  # noqa: E731
+    assert ("CAGED", "The animal was ___", "caged") not in example_blanks("the animal was caged", norm)
+    assert ("GRIPPED", "He ___ the steering wheel", "gripped") in example_blanks("he gripped the steering wheel", norm)
+    assert phrase_blanks("no_more", norm) == []  # "No ___": many answers
+    assert ("ACID", "Uric ___", "acid") in phrase_blanks("uric_acid", norm)
+    # a cut leaves no dangling word: not "Entrance (the space in a wall) through"
+    cut = finish_clue("the entrance (the space in a wall) through which you enter or leave a room or building")
+    assert cut == "The entrance (the space in a wall)"
 
 
 def test_inflections_come_from_lemminflect_and_clues_agree_with_them():

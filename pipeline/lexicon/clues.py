@@ -58,7 +58,9 @@ def finish_clue(text: str, limit: int = MAX_CLUE_CHARS) -> str | None:
             return None
         text = text[: cuts[-1]].rstrip(" .,:;")
         while text.endswith((" and", " or", " a", " an", " the", " of", " to", " from", " with", " in", " on",
-                             " by", " for", " at")):
+                             " by", " for", " at", " through", " into", " onto", " over", " under", " about",
+                             " between", " across", " toward", " towards", " upon", " within", " without", " which",
+                             " that", " who", " whose", " where", " when", " as", " than")):  # fmt: skip
             text = text.rsplit(" ", 1)[0]
     if not text or text.count("(") != text.count(")") or '"' in text:
         return None
@@ -80,18 +82,35 @@ def gloss_examples(gloss: str) -> list[str]:
     return [" ".join(m.group(1).split()) for m in _QUOTED.finditer(gloss)] if '"' in gloss else []
 
 
+# Words that narrow a blank down no more than the blank itself: a fair blank has other words.
+_NO_HELP = frozenset("a an the of to in on at by for with from and or but no not nor so as is was be been are were "
+                     "it its he she they we you i me my him her them his their our your this that these those there "
+                     "here what which who whom when where why how all any some each every one do does did has have "
+                     "had will would can could shall should may might must very too also just than then if up down "
+                     "out off over under again more most such only own same into about get got".split())  # fmt: skip
+_BLANK_CONTENT = 2  # other words of a usage example that must help ("He ___ the steering wheel")
+
+
+def _content_words(words) -> int:
+    """How many of ``words`` narrow a blank down (not a function word, not a letter)."""
+    return sum(1 for w in words if len(w) > 1 and w.lower() not in _NO_HELP)
+
+
 def example_blanks(example: str, norm) -> list[tuple[str, str]]:
     """``(answer, clue, word)`` for each word of a usage example: the word blanked out.
 
     "he gripped the steering wheel" gives GRIPPED: "He ___ the steering
-    wheel"; "don't count on it" gives DONT: "___ count on it".  Examples
-    with another quotation or too few other words give none.
+    wheel".  Examples with another quotation or too few other words give
+    none, and no word is blanked where fewer than two of the others narrow
+    it down ("The animal was ___").
     """
     tokens = list(_TOKEN.finditer(example))
     if len(tokens) < 3 or len(example) > MAX_CLUE_CHARS - 5:
         return []
     out = []
     for m in tokens:
+        if _content_words(t.group(0) for t in tokens if t is not m) < _BLANK_CONTENT:
+            continue  # "The animal was ___": too many words fit
         token = m.group(0).lower().replace("\u2019", "'")
         if token.endswith("'s") and token not in _S_CONTRACTIONS:
             continue  # the child's toy: CHILDS is no word
@@ -117,6 +136,8 @@ def phrase_blanks(surface: str, norm) -> list[tuple[str, str]]:
         answer = norm(part)
         if answer is None or not part.isalpha():
             continue
+        if not _content_words(pieces[j] for j in range(0, len(pieces), 2) if j != i):
+            continue  # "No ___" for MORE: the other word is no help
         words = [" " if p == "_" else p for p in pieces]
         clue = capitalise("".join(words[:i] + [BLANK] + words[i + 1 :]))
         if clue:
@@ -129,6 +150,7 @@ _UNITED_STATES = re.compile(r"^United States (?=[a-z])")
 _OF_OR_RELATING = re.compile(r"^of,? or (?:relating|pertaining) to\b")
 
 
+_DOMAIN_LABEL = re.compile(r"^\((?:[a-z]+ ?){1,3}\) ")  # "(botany) outer tissue of bark"
 _ACT_OF = re.compile(r"^(?:the |an? )?(?:act|process) of (?=\w+ing\b)", re.I)  # "the act of gripping"
 _PERSON_WHO = re.compile(r"^(?:an? )?(?:person|someone) who ", re.I)
 _SOMETHING_THAT_IS = re.compile(r"^something that is (?=an? )", re.I)
@@ -145,10 +167,11 @@ def crossword_wording(definition: str) -> str:
 
     >>> crossword_wording("a small piece of cloth or paper"), crossword_wording("United States sculptor")
     ('small piece of cloth or paper', 'American sculptor')
-    >>> crossword_wording("the act of gripping firmly"), crossword_wording("a person who bakes bread")
-    ('gripping firmly', 'one who bakes bread')
+    >>> crossword_wording("the act of gripping firmly"), crossword_wording("(botany) outer tissue of bark")
+    ('gripping firmly', 'outer tissue of bark')
     """
-    text = _OF_OR_RELATING.sub("relating to", definition)
+    text = _DOMAIN_LABEL.sub("", definition)
+    text = _OF_OR_RELATING.sub("relating to", text)
     text = _ACT_OF.sub("", text)
     text = _PERSON_WHO.sub("one who ", text)
     text = _SOMETHING_THAT_IS.sub("", text)
@@ -185,7 +208,8 @@ KIND_OF_MIN_DEPTH = 5
 VAGUE_KINDS = frozenset("activity structure class line area word sound covering man woman device position state "
                         "support motion agency law form thing object unit change action process group "
                         "organization property feature situation concept idea act deed person individual someone "
-                        "people event happening matter quality attribute condition kind type sort".split())  # fmt: skip
+                        "people event happening matter quality attribute condition kind type sort material "
+                        "substance subunit temper mood feeling entity abstraction".split())  # fmt: skip
 
 
 _PLACE_LEXFILES = (15, 17)  # noun.location, noun.object (rivers, mountains, islands)
