@@ -180,7 +180,8 @@ class _Build:
             if syn.offensive:
                 continue
             r = entry.reading(self.lemma_reading(answer, surface, syn, tagged, flags))
-            clues = (self.clue.definition(syn, surface), self.clue.synonym(syn, surface, answer), self.clue.kind_of(syn))
+            # a common synonym first (NEWT "Triton"), then the definition, then "Kind of X" (CLUE_STYLE: short beats long)
+            clues = (self.clue.synonym(syn, surface, answer), self.clue.definition(syn, surface), self.clue.kind_of(syn))
             for kind, clue in enumerate(clues):
                 if clue:
                     entry.clues.append(((0,) + key + (kind,), clue, (), r))
