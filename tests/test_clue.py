@@ -275,6 +275,7 @@ GIVEAWAYS = [
     ("DAMNABLY", "In a damnable manner", "DAMNABLE"), ("POSSIBLES", "Some possibilities", "POSSIBILITIES"),
     ("ANEW", "In a new way", "A NEW"), ("MPH", "Miles per hour", "MILES PER HOUR"), ("HRS", "Hours", "HOURS"),
     ("LTD", "Limited company", "LIMITED"), ("GYMS", "Gymnasiums", "GYMNASIUMS"), ("SEMIFINAL", "Semi", "SEMI"),
+    ("BALLERINA", "Female ballet dancer", "BALLET"), ("MAGNETO", "Master of magnetism", "MAGNETISM"),
 ]  # fmt: skip
 FAIR = [
     ("DOGS", "Canines"), ("SLEPT", "Dozed"), ("EASIER", "Less taxing"), ("TRES", "Three, in Madrid"),
@@ -282,6 +283,7 @@ FAIR = [
     ("CNN", "Cable news network, initially"), ("ERG", "Tiny bit of energy"), ("ALOE", "Kind of succulent"),
     ("ACID", "Uric ___"), ("ALAN", "___ Turing"), ("TICS", "Twitches"), ("FIG", "Newton filling"),
     ("FOREST", "A dense growth of trees"), ("IPHONE", "Apple smartphone"), ("TAN", "Tarnish"),
+    ("LIBERTE", "Liberty, in French"), ("MARCEL", "Mime Marceau"), ("TRENDED", "Tended"), ("INDIRA", "Gandhi of India"),
 ]  # fmt: skip
 
 

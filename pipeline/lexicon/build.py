@@ -6,10 +6,11 @@ reason (`pipeline.lexicon.normalise`); each remaining candidate gets a
 `Reading` per way it is read, scored by `pipeline.lexicon.scoring`, and
 clues from the house list and from WordNet (`pipeline.lexicon.clues`).
 After the leak and blocklist checks an answer scores what its best reading
-that still has a clue scores, and its clues are ordered best reading
-first, so a clue uses the sense the score was given for; the house list's
-``words`` file and the house clues (``house/clues``), everyday words
-WordNet clues badly, put their clues first whatever the readings score.
+that still has a clue scores.  Its clues: the house clues (``house/clues``)
+and the house list's first, whatever the readings score (the ``words``
+file's, everyday words WordNet clues badly, before the other files'), then
+GeoNames' facts, then WordNet's, best reading first, so a clue uses the
+sense the score was given for.
 
 Levels (`pipeline.model.cluefile.clue_level`): a house clue has the one
 its file gives; a WordNet clue of a word's first sense, a blank and a
@@ -45,8 +46,8 @@ __all__ = ["DEFAULT_MIN_ZIPF", "MAX_CLUES", "build_lexicon"]
 DEFAULT_MIN_ZIPF = 0.0
 #: Clue lines kept per answer, the best reading's first.
 MAX_CLUES = 5
-#: The house list's category whose clues come first whatever the readings
-#: score: everyday words WordNet lacks or clues badly (TILL, DIES).
+#: The house list's category whose clues come before the other categories':
+#: everyday words WordNet lacks or clues badly (TILL, DIES).
 LEADING_CATEGORY = "words"
 _MAX_BLANKS = 1  # fill-in-the-blank clues kept beside an answer's other clues
 _MAX_BLANKS_NEW = 3  # and for an answer that has no other kind
@@ -181,7 +182,9 @@ class _Build:
                 continue
             r = entry.reading(self.lemma_reading(answer, surface, syn, tagged, flags))
             # a common synonym first (NEWT "Triton"), then the definition, then "Kind of X" (CLUE_STYLE: short beats long)
-            clues = (self.clue.synonym(syn, surface, answer), self.clue.definition(syn, surface), self.clue.kind_of(syn))
+            # (a synonym of the common sense only: TORNADOES is no "Cracks")
+            synonym = self.clue.synonym(syn, surface, answer) if key[0] == 0 else None
+            clues = (synonym, self.clue.definition(syn, surface), self.clue.kind_of(syn))
             for kind, clue in enumerate(clues):
                 if clue:
                     entry.clues.append(((0,) + key + (kind,), clue, (), r))
@@ -353,7 +356,7 @@ class _Build:
         self.leaks = self.blocked_clues = self.house_clued = self.fact_clued = 0
         for answer in sorted(self.entries):
             entry = self.entries[answer]
-            ranked = sorted(entry.clues, key=lambda c: (c[0][0] > -2, -entry.readings[c[3]].score, c[0]))
+            ranked = sorted(entry.clues, key=lambda c: (c[0][0] >= 0, -entry.readings[c[3]].score, c[0]))
             own, facts = self.house_clues.get(answer), self.facts.get(answer, ())
             top = max(range(len(entry.readings)), key=lambda i: (entry.readings[i].score, -i))
             # the house clues and the house list's, then GeoNames' facts (for the reading the list scores

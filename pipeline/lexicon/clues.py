@@ -212,6 +212,16 @@ VAGUE_KINDS = frozenset("activity structure class line area word sound covering 
                         "substance subunit temper mood feeling entity abstraction".split())  # fmt: skip
 
 
+def _spelling_variant(a: str, b: str) -> bool:
+    """Whether one word is the other with a letter left out: THERESA and TERESA, a name spelled two ways
+    (a synonym that is no clue)."""
+    long, short = (a, b) if len(a) > len(b) else (b, a)
+    if len(long) != len(short) + 1:
+        return False
+    i = next((k for k in range(len(short)) if long[k] != short[k]), len(short))
+    return long[i + 1 :] == short[i:]
+
+
 _PLACE_LEXFILES = (15, 17)  # noun.location, noun.object (rivers, mountains, islands)
 
 
@@ -263,7 +273,8 @@ class SenseClues:
         from .sources import TAXON_LEMMA
 
         best = self.commonest(syn.words, lambda w: w.lower() != surface.lower() and self.norm(w) != answer
-                              and not TAXON_LEMMA.match(w) and len(w) <= 40)  # fmt: skip
+                              and not TAXON_LEMMA.match(w) and len(w) <= 40
+                              and not _spelling_variant(self.norm(w) or "", answer))  # fmt: skip
         if best is None:
             return None
         text = best.replace("_", " ")

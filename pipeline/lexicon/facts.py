@@ -33,7 +33,9 @@ _THE = ("United ", "Republic", "Islands", "Kingdom", "Netherlands", "Philippines
 
 
 def _the(country: str) -> str:
-    """"the Netherlands", "the United States", but "Norway"."""
+    """"the Netherlands", "the United States", but "Norway" (and GeoNames' "The Netherlands" as it is)."""
+    if country.startswith("The "):
+        return "the " + country[4:]
     return "the " + country if any(part in country for part in _THE) else country
 
 

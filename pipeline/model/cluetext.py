@@ -227,7 +227,9 @@ def clue_leaks(clue: str, answer: str, related=()) -> str | None:
           the same Snowball stem (DAMNABLE for DAMNABLY), one inflectional
           ending apart (GRIPPING for GRIPPED), or one is the other plus
           -s/-d/-ed/-ing/-r/-er/-est/-ly/-ness/-less/-ful/-like/-ish/-ment
-          (PLEA for PLEAD, TEE for TEED);
+          (PLEA for PLEAD, TEE for TEED), or one of six letters or more less
+          its last letter begins one two letters longer or more (BALLET for
+          BALLERINA);
         * a clue word ends with the answer (NECKTIE for TIE, CARTOON for
           TOON), or begins with it (THAILAND for THAI, NARCOTICS for NARC),
           unless the clue signals a shortening ("Fraternity, for short" for
@@ -275,6 +277,8 @@ def clue_leaks(clue: str, answer: str, related=()) -> str | None:
                     return w  # PLEA for PLEAD, TIE for TIED
                 if len(short) >= 5 and long != w:
                     return w  # AFGHAN for AFGHANISTAN
+            if len(short) >= 6 and len(long) >= len(short) + 2 and long.startswith(short[:-1]):
+                return w  # BALLET for BALLERINA: all but its last letter begins the longer word
             if len(t) >= 5 and t in w and not (w.startswith(t) and _signals_shortening(clue)):
                 return w  # ABORTION for ABORT, DAYDREAM for DREAM, UNCERTAINTY for CERTAIN
         if len(answer) >= 3 and w != answer:
