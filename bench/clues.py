@@ -34,8 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from pipeline.model.cluefile import clue_key, clue_level, is_shard_name, read_shard  # noqa: E402
 from pipeline.model.cluetext import clue_leaks  # noqa: E402
-from pipeline.model.puzzle import read_ipuz  # noqa: E402
-from pipeline.review import house_clue_keys  # noqa: E402
+from pipeline.review import house_clue_keys, review_clues  # noqa: E402
 
 PRINTED_MAX, MEDIAN_MAX = 60, 25
 
@@ -68,44 +67,32 @@ def database(folder: Path, house: set) -> None:
           f"{first['generated']:,}; with a straight and a hard clue: {both:,}")
 
 
-def book(folder: Path, lexicon: Path, house: set, sample: int, review_out: Path | None, seed: int) -> None:
-    printed = []
-    for path in sorted(folder.rglob("*.ipuz")):
-        puzzle = read_ipuz(path)
-        for direction in ("across", "down"):
-            for slot, answer, clue in puzzle.entries(direction):
-                printed.append((answer, clue, f"{path.relative_to(folder)} {slot.number}-{direction}"))
-    levels = {}
-    for path in sorted(p for p in (lexicon / "clues").iterdir() if is_shard_name(p.name)):
-        for answer, texts in read_shard(path, {a for a, _, _ in printed}).items():
-            for t in texts:
-                level, text = clue_level(t)
-                levels.setdefault((answer, clue_key(text)), level)
-    printed = [(a, c, w, levels.get((a, clue_key(c)), "-")) for a, c, w in printed]
-    if not printed:
+def book(folder: Path, lexicon: Path, sample: int, review_out: Path | None, seed: int) -> None:
+    paths = sorted(folder.rglob("*.ipuz"))
+    if not paths:
         print(f"no .ipuz under {folder}")
         return
-    lengths = [len(c) for _, c, _, _ in printed]
-    leaks = [(a, c) for a, c, _, _ in printed if clue_leaks(c, a)]
-    long = [(a, c) for a, c, _, _ in printed if len(c) > PRINTED_MAX]
-    from_house = sum((a, clue_key(c)) in house for a, c, _, _ in printed)
+    printed = review_clues(paths, clue_dir=lexicon / "clues")  # each clue's source and level, as xw clues review
+    lengths = [len(x.clue) for x in printed]
+    leaks = [(x.answer, x.clue) for x in printed if clue_leaks(x.clue, x.answer)]
+    long = [x for x in printed if len(x.clue) > PRINTED_MAX]
+    from_house = sum(x.source == "house" for x in printed)
+    hard = sum(x.level == "hard" for x in printed)
     median = statistics.median(lengths)
-    print(f"printed book {folder}: {len(printed):,} clues in {len({w for _, _, w, _ in printed}):,} slots")
+    print(f"printed book {folder}: {len(printed):,} clues in {len({(x.puzzle, x.slot) for x in printed}):,} slots")
     print(f"  give-aways: {len(leaks)} (goal 0: {_met(not leaks)})")
     for a, c in leaks[:10]:
         print(f"    {a}|{c}")
     print(f"  over {PRINTED_MAX} characters: {len(long)} (goal 0: {_met(not long)}); "
           f"median {median:g} characters (goal <= {MEDIAN_MAX}: {_met(median <= MEDIAN_MAX)}); "
           f"mean {statistics.mean(lengths):.1f}")
-    hard = sum(1 for _, _, _, level in printed if level == "hard")
     print(f"  from the house list and house clues: {from_house / len(printed):.1%}; hard clues: "
           f"{hard / len(printed):.1%}")
     if sample:
         picked = random.Random(seed).sample(printed, min(sample, len(printed)))
-        review_out.write_text("".join(f"{a}\t{c}\n" for a, c, _, _ in picked))
+        review_out.write_text("".join(f"{x.answer}\t{x.clue}\n" for x in picked))
         key = review_out.with_name(review_out.name + ".key")
-        key.write_text("".join(f"{a}\t{c}\t{'house' if (a, clue_key(c)) in house else 'generated'}\t{lv}\t{w}\n"
-                               for a, c, w, lv in picked))  # fmt: skip
+        key.write_text("".join(f"{x.answer}\t{x.clue}\t{x.source}\t{x.level}\t{x.puzzle} {x.slot}\n" for x in picked))
         print(f"  {len(picked)} pairs for a blind review in {review_out} (sources in {key})")
 
 
@@ -117,9 +104,8 @@ def main(argv=None) -> int:
     ap.add_argument("--review-out", type=Path, default=Path("review.tsv"))
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
-    house = _house_clues()
-    database(args.lexicon, house)
-    book(args.book, args.lexicon, house, args.sample, args.review_out, args.seed)
+    database(args.lexicon, _house_clues())
+    book(args.book, args.lexicon, args.sample, args.review_out, args.seed)
     return 0
 
 
