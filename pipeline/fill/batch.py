@@ -28,7 +28,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 
-from ..model.cluefile import clue_key, clue_level, read_clues_for
+from ..model.cluefile import clue_key, read_clues_for
 from ..model.cluetext import clue_leaks
 from ..model.errors import InputError
 from ..model.fileio import write_all, write_text
@@ -282,8 +282,7 @@ class _ClueBook:
         if word not in self.checked:
             self.checked.add(word)
             if word in self.raw:
-                texts = (clue_level(c)[1] for c in self.raw[word])
-                self.keys[word] = list(dict.fromkeys(clue_key(t) for t in texts if not clue_leaks(t, word)))
+                self.keys[word] = list(dict.fromkeys(clue_key(c) for c in self.raw[word] if not clue_leaks(c, word)))
         return self.keys.get(word, [])
 
     def _assign(self, answers):

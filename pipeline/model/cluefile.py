@@ -31,7 +31,7 @@ from .fileio import atomic_write
 from .wordlist import normalise
 
 __all__ = [
-    "MAX_CLUE_LENGTH", "CLUE_FORMATS", "CLUE_LEVELS", "clue_level", "tag_level", "XD_HEADER", "shard_name", "is_shard_name", "read_shard", "read_clues_for", "own_clues_first",
+    "MAX_CLUE_LENGTH", "CLUE_FORMATS", "CLUE_LEVELS", "clue_level", "tag_level", "XD_HEADER", "shard_name", "is_shard_name", "read_shard", "read_clues_for",
     "write_shards", "check_clue", "clue_key", "clue_format", "read_clue_file", "read_pipe_clues", "read_xd_clues", "read_clu_clues",
 ]  # fmt: skip
 
@@ -154,14 +154,8 @@ def read_clues_for(folder, answers, clue_file=None) -> dict[str, list[str]]:
         if path.exists():
             clues.update(read_shard(path, wanted))
     if clue_file is not None:
-        own_clues_first(clues, read_shard(clue_file, wanted))
-    return clues
-
-
-def own_clues_first(clues: dict[str, list[str]], own: dict[str, list[str]]) -> dict[str, list[str]]:
-    """Put the user's ``own`` clues before ``clues``' (in place): an answer's first choices."""
-    for answer, texts in own.items():
-        clues[answer] = texts + clues.get(answer, [])
+        for answer, texts in read_shard(clue_file, wanted).items():
+            clues[answer] = texts + clues.get(answer, [])
     return clues
 
 
