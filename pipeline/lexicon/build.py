@@ -353,30 +353,27 @@ class _Build:
         words: dict[str, int] = {}
         clues: dict[str, list[str]] = {}
         grades: dict[str, str] = {}
-        self.leaks = self.blocked_clues = self.house_clued = self.fact_clued = 0
+        self.leaks = self.blocked_clues = self.fact_clued = 0
         for answer in sorted(self.entries):
             entry = self.entries[answer]
             ranked = sorted(entry.clues, key=lambda c: (c[0][0] >= 0, -entry.readings[c[3]].score, c[0]))
             own, facts = self.house_clues.get(answer), self.facts.get(answer, ())
             top = max(range(len(entry.readings)), key=lambda i: (entry.readings[i].score, -i))
-            # the house clues and the house list's, then GeoNames' facts (for the reading the list scores
-            # highest), then WordNet's
-            first = [((-3, k), clue, own.surfaces, top) for k, clue in enumerate(own.clues)] if own else []
-            self.house_clued += own is not None
-            if facts:  # a place's name: a straight clue; an everyday word too (MOBILE): a hard one
-                name = entry.readings[top].kind in ("name", "house")
-                first += [c for c in ranked if c[0][0] < 0]
-                first += [((-3, 100 + k), tag_level(clue, "easy" if name and kind == "place" else "hard"), (), top)
+            # the house clues, the house list's, GeoNames' facts, then WordNet's; the house clues and facts
+            # count for the reading the list scores highest
+            own_lines = [((-3, k), clue, own.surfaces, top) for k, clue in enumerate(own.clues)] if own else []
+            name = entry.readings[top].kind in ("name", "house")  # a place's name: a straight fact; MOBILE: hard
+            fact_lines = [((-3, 100 + k), tag_level(clue, "easy" if name and kind == "place" else "hard"), (), top)
                           for k, (kind, clue) in enumerate(facts)]  # fmt: skip
-                ranked = [c for c in ranked if c[0][0] >= 0]
-                self.fact_clued += 1
-            ranked = first + ranked
-            limit = MAX_CLUES + len(first)  # every house clue and fact, then WordNet's
+            self.fact_clued += bool(facts)
+            house_list = [c for c in ranked if c[0][0] < 0]
+            ranked = own_lines + house_list + fact_lines + ranked[len(house_list) :]
+            limit = MAX_CLUES + len(own_lines) + len(fact_lines) + (len(house_list) if facts else 0)
             kept: list[str] = []
             clued: set[int] = set()
             seen: set[str] = set()
             related = sorted(entry.related)
-            clean = []  # (rare, key, level, text, r): the clues that pass the leak and blocklist checks
+            clean = []  # (rare, text, level, r): the clues that pass the leak and blocklist checks
             for key, clue, extra, r in ranked:
                 level, text = clue_level(clue) if key[0] < 0 else (_generated_level(key), clue)
                 if clue_key(text) in seen:
