@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ..model.cluefile import check_clue
+from .facts import takes_the
 
 __all__ = ["ABBR", "BLANK", "KIND_OF_MIN_DEPTH", "MAX_CLUE_CHARS", "VAGUE_KINDS", "capitalise", "crossword_wording",
            "example_blanks", "finish_clue", "gloss_definition",
@@ -317,8 +318,8 @@ class SenseClues:
         if what in ("continent", "hemisphere"):
             return None  # ASIA "Continent in Eurasia"
         whole_kind = self.wordnet.hypernym(whole)
-        if where.endswith("s") or where.startswith("United ") or (whole_kind and whole_kind.words[0] in ("ocean", "sea")):
-            where = "the " + where  # the Netherlands, the United States, the Atlantic
+        if takes_the(where) or (whole_kind and whole_kind.words[0] in ("ocean", "sea")):
+            where = "the " + where  # the Netherlands, the United States, the Atlantic (Texas, Wales)
         if what == "capital":
             return finish_clue(f"Capital of {where}")
         return finish_clue(f"{'Region' if what == 'area' else what.capitalize()} in {where}")

