@@ -2,22 +2,30 @@
 
 Usage: .venv/bin/python bench/fill.py [--seeds 10] [--timeout 60] [--grids DIR]
        [--only NAME ...] [--wordlist W] [--skip-blacksquare] [--bsq-venv DIR]
-       [--count-wordlist W]
+       [--count-wordlist W] [--min-score S] [--baseline JSON]
 
 blacksquare (PyPI, Python API over a Rust core) is installed at benchmark
 time into its own virtualenv in a temporary folder, never into the project's
 environment.  Unless ``--wordlist`` is given, its bundled default word list
 (CC BY-NC-SA: never commit it, never use it in tests or defaults) is exported
 to a temporary ``WORD;score`` file, used by BOTH fillers, and deleted at the
-end.  Each blacksquare attempt runs in a child process of that venv under a
-hard time limit; ours runs in this process from one loaded index.  Every
-fill of either filler is verified here, from its letters: each slot a listed
-word, no word twice, black squares and given letters kept.
+end.  ``--min-score S`` bars words scoring under S from both fillers: ours
+then fills as ``xw fill --min-score S`` does (`fill_graded`); blacksquare's
+list is cut once at load with ``WordList.score_filter`` (S on its 0-1
+scale).  Each blacksquare attempt runs in a child process of that venv
+under a hard time limit; ours runs in this process from one loaded index.
+Every fill of either filler is verified here, from its letters: each slot a
+listed word (scoring at least S), no word twice, black squares and given
+letters kept.
 
 With the ``open4x4`` grid it also times `xw count` on the 4x4 double word
 squares of the 4-letter words of OUR default list (``--count-wordlist``,
 ``outputs/lexicon/wordlist.txt``): every square, then seed 001's kind (no
 word twice, a square and its transpose once).
+
+``--baseline`` takes the ``--json`` file of an earlier run (say, before a
+change to the filler) and prints each grid's median then and now, so a
+slowdown shows.
 
 This is a script, not a test: nothing in tests/ imports or runs it.
 """
@@ -41,6 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pipeline.fill import FILLED, TIMEOUT, Filler, load_index
+from pipeline.fill.quality import fill_graded
 from pipeline.model.fileio import read_text
 from pipeline.model.grid import parse_grid
 from pipeline.model.wordlist import read_wordlist
@@ -49,12 +58,15 @@ SPEED_GRIDS = ["us15x15_78w", "us15x15_72w", "us21x21_140w"]
 SMALL_GRIDS = ["open6x6", "ss_7xopen", "mini7x7", "open5x5"]
 COUNT_GRID = "open4x4"
 COUNT_GOAL = 1.5e6  # double word squares counted per second
+# The open stacked 7x7 with a score floor: (grid, --min-score, median goal s, max goal s).
+FLOOR_GOAL = ("ss_7xopen", 50.0, 1.0, 5.0)
 
 # The program run inside blacksquare's own venv.  It imports nothing from
 # this project.  Modes:
 #   export OUT            write blacksquare.DEFAULT_WORDLIST as WORD;score (0-100)
-#   fill LIST GRID T TEMP SEED...
-#                         load LIST once, then one timed fill per seed; one
+#   fill LIST GRID T TEMP MIN SEED...
+#                         load LIST once, then one timed fill per seed (MIN:
+#                         the lowest score on the list's scale, or "-"); one
 #                         JSON line per event, flushed, so the parent can
 #                         enforce a hard limit per attempt.
 RUNNER = r"""
@@ -82,10 +94,17 @@ def export(out):
     emit({"version": getattr(blacksquare, "__version__", None), "entries": len(words), "kept": kept,
           "dropped_zero": dropped, "raw_min": min(scores), "raw_max": top, "factor": factor})
 
-def fill(list_path, grid_path, timeout, temperature, seeds):
+def fill(list_path, grid_path, timeout, temperature, min_score, seeds):
     import blacksquare as bs
     t0 = time.perf_counter()
     wl = bs.WordList(list_path)
+    if min_score != "-":
+        # WordList(path) divides the scores by the list's top one; score_filter
+        # keeps the words at or above its threshold on that 0-1 scale.  Done
+        # once here, untimed, as our index is cut at a floor for nothing:
+        # fill(score_filter=...) filters the whole list again at every fill.
+        top = max(float(line.rsplit(";", 1)[1]) for line in open(list_path) if ";" in line)
+        wl = wl.score_filter(float(min_score) / top)
     load = time.perf_counter() - t0
     # The first fill in a process pays a one-off set-up (~30 ms) whatever the
     # grid; pay it here, untimed, as our index build is paid at load.
@@ -131,7 +150,8 @@ if __name__ == "__main__":
     if sys.argv[1] == "export":
         export(sys.argv[2])
     else:
-        fill(sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), [int(s) for s in sys.argv[6:]])
+        fill(sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]), sys.argv[6],
+             [int(s) for s in sys.argv[7:]])
 """
 
 
@@ -145,12 +165,13 @@ def default_grids() -> Path:
     return shared if shared.is_dir() else ROOT / "tests" / "data" / "grids"
 
 
-def verify(original, rows, index, claimed=None) -> dict:
+def verify(original, rows, index, claimed=None, min_score=None) -> dict:
     """Check a fill from its letters alone; return the problems found.
 
     Words are read back from the letter grid with our own slot finder, so
     crossing letters agree by construction; ``claimed`` (the filler's own
     list of words, slot by slot) must then equal what the letters spell.
+    With ``min_score`` every word must score at least that.
     """
     problems: list[str] = []
     try:
@@ -170,6 +191,10 @@ def verify(original, rows, index, claimed=None) -> dict:
     missing = sorted({w for w in words if w not in index})
     if missing:
         problems.append("not in list: " + " ".join(missing[:5]))
+    if min_score is not None:
+        low = sorted({w for w in words if w in index and index.score(w) < min_score})
+        if low:
+            problems.append(f"scored under {min_score:g}: " + " ".join(low[:5]))
     dupes = len(words) - len(set(words))
     if dupes:
         seen, twice = set(), set()
@@ -215,6 +240,10 @@ def summarise(attempts, timeout) -> dict:
         if attempts
         else None,
         "max_filled": filled_times[-1] if filled_times else None,
+        # the slowest attempt, one not filled counting as the full timeout
+        "max": max(a["seconds"] if a["status"] == FILLED else max(a["seconds"], timeout) for a in attempts)
+        if attempts
+        else None,
     }
 
 
@@ -291,6 +320,7 @@ class Blacksquare:
         seeds,
         timeout,
         temperature,
+        min_score=None,
         load_limit=300.0,
     ):
         """Yield one attempt dict per seed; a fill that outlives its limit is
@@ -308,6 +338,7 @@ class Blacksquare:
                 str(grid_file),
                 str(timeout),
                 str(temperature),
+                "-" if min_score is None else repr(float(min_score)),
             ]
             proc = subprocess.Popen(
                 cmd + [str(s) for s in todo],
@@ -368,10 +399,15 @@ class Blacksquare:
 
 
 # -- ours ------------------------------------------------------------------
-def ours_attempt(grid, index, seed, timeout) -> dict:
+def ours_attempt(grid, index, seed, timeout, min_score=None) -> dict:
+    """One timed fill of ours: the plain search (``xw fill --first``), or
+    with ``min_score`` what ``xw fill --min-score`` runs (`fill_graded`)."""
     c0 = time.process_time()
     try:
-        r = Filler(grid, index, seed=seed).fill(timeout)
+        if min_score is None:
+            r = Filler(grid, index, seed=seed).fill(timeout)
+        else:
+            r = fill_graded(grid, index, seed=seed, timeout=timeout, min_score=min_score)
     except Exception as e:  # noqa: BLE001 - e.g. the filler's own check failing
         return {
             "seed": seed,
@@ -386,6 +422,8 @@ def ours_attempt(grid, index, seed, timeout) -> dict:
         "seconds": r.seconds,
         "cpu": time.process_time() - c0,
         "nodes": r.nodes,
+        "fails": r.fails,
+        "restarts": r.restarts,
     }
     if r.status == FILLED:
         out["grid"] = r.grid.row_strings()
@@ -556,9 +594,21 @@ def main() -> int:
         "outputs/lexicon/wordlist.txt, built with `xw lexicon` if missing)",
     )
     ap.add_argument(
+        "--min-score",
+        type=float,
+        default=None,
+        help="no word scoring under this, for both fillers (ours: as `xw fill --min-score`, "
+        "the graded search; blacksquare: its list cut by score_filter)",
+    )
+    ap.add_argument(
         "--json",
         type=Path,
         help="also write every attempt and summary to this JSON file",
+    )
+    ap.add_argument(
+        "--baseline",
+        type=Path,
+        help="the --json file of an earlier run: print each grid's median then and now",
     )
     args = ap.parse_args()
 
@@ -629,15 +679,15 @@ def main() -> int:
                 "bsq": [],
             }
             for s in seeds:
-                a = ours_attempt(grid, index, s, args.timeout)
+                a = ours_attempt(grid, index, s, args.timeout, args.min_score)
                 a.update(
-                    verify(grid, a["grid"], index, a["words"])
+                    verify(grid, a["grid"], index, a["words"], args.min_score)
                     if a["status"] == FILLED
                     else {"valid": False}
                 )
                 row["ours"].append(a)
                 log(
-                    f"{f.stem} ours seed {s}: {a['status']} {a['seconds']:.3f} s"
+                    f"{f.stem} ours seed {s}: {a['status']} {a['seconds']:.3f} s, {a.get('nodes', 0)} nodes"
                     + (
                         ""
                         if a.get("valid", True) or a["status"] != FILLED
@@ -646,10 +696,10 @@ def main() -> int:
                 )
             if bsq is not None:
                 for a in bsq.fill_seeds(
-                    bench_list, grid_file, seeds, args.timeout, args.bsq_temperature
+                    bench_list, grid_file, seeds, args.timeout, args.bsq_temperature, args.min_score
                 ):
                     a.update(
-                        verify(grid, a["grid"], index, a["words"])
+                        verify(grid, a["grid"], index, a["words"], args.min_score)
                         if a["status"] == FILLED
                         else {"valid": False}
                     )
@@ -679,6 +729,7 @@ def main() -> int:
                 "wordlist": list_desc,
                 "timeout": args.timeout,
                 "seeds": args.seeds,
+                "min_score": args.min_score,
                 "bsq_temperature": args.bsq_temperature,
                 "our_load_seconds": our_load,
                 "grids": results,
@@ -695,6 +746,28 @@ def main() -> int:
     return 0
 
 
+def compare(args, results) -> None:
+    """Each grid's median (and max) of ours in the ``--baseline`` run, then in this one."""
+    base = json.loads(args.baseline.read_text())
+    print()
+    print(f"Ours against the baseline run {args.baseline} (median s then -> now, now/then; max s then -> now):")
+    if base.get("min_score") != args.min_score or base.get("seeds") != args.seeds:
+        print(
+            f"  (the baseline ran with --min-score {base.get('min_score')} and {base.get('seeds')} seeds, "
+            f"this run with {args.min_score} and {args.seeds}: not like for like)"
+        )
+    for name, row in results.items():
+        then = base.get("grids", {}).get(name)
+        if then is None:
+            continue
+        a, b = then["ours_sum"], row["ours_sum"]
+        ratio = b["median"] / a["median"] if a["median"] else float("nan")
+        print(
+            f"  {name:<14} {fmt_s(a['median']):>8} -> {fmt_s(b['median']):>8}  x{ratio:.2f}   "
+            f"max {fmt_s(a.get('max', a['max_filled']))} -> {fmt_s(b['max'])}"
+        )
+
+
 def report(args, results, count, list_desc, our_load, bsq) -> None:
     n = args.seeds
     T = args.timeout
@@ -702,6 +775,11 @@ def report(args, results, count, list_desc, our_load, bsq) -> None:
     print(
         f"Fill benchmark: {n} seeds per grid, {T:g} s per fill; word list: {list_desc}"
     )
+    if args.min_score is not None:
+        print(
+            f"--min-score {args.min_score:g}: no word scoring under it (ours: fill_graded, as `xw fill --min-score`; "
+            f"blacksquare: its list cut once, untimed, by WordList.score_filter({args.min_score:g}/top score))"
+        )
     if bsq is not None:
         print(
             f"blacksquare {bsq.version} in its own venv, Crossword.fill(temperature={args.bsq_temperature:g}); "
@@ -785,6 +863,17 @@ def report(args, results, count, list_desc, our_load, bsq) -> None:
     print(
         f"  every fill of ours valid (no repeat, all listed, crossings agree): {'met' if bad == 0 else f'NOT met ({bad} bad)'}"
     )
+    name, floor, goal_med, goal_max = FLOOR_GOAL
+    if name in results and args.min_score == floor:
+        o = results[name]["ours_sum"]
+        met = o["ok"] == o["n"] and o["median"] <= goal_med and o["max"] <= goal_max
+        print(
+            f"  {name} at --min-score {floor:g}: ours median {fmt_s(o['median'], o['median_censored'])} s "
+            f"(goal <= {goal_med:g} s), max {fmt_s(o['max'])} s (goal <= {goal_max:g} s), {o['ok']}/{o['n']} filled: "
+            f"{'met' if met else 'NOT met'}"
+        )
+    if args.baseline:
+        compare(args, results)
     if count is not None:
         if "all" in count:
             c = count["all"]
