@@ -236,6 +236,9 @@ class Filler:
         for cell, letter in p.given.items():
             cset[cell] = 1 << (ord(letter) - 65)
         limit, banned, moved = [], [], []
+        excluded: dict[int, list[str]] = {}  # by length, so each length looks up only its own words
+        for w in self.exclude:
+            excluded.setdefault(len(w), []).append(w)
         per_length: dict[tuple, tuple] = {}
         for li, spec in zip(self.lidx, self.floors):
             grades = tuple(spec) if isinstance(spec, (list, tuple)) else (spec,)
@@ -243,7 +246,8 @@ class Filler:
             key = (li.length, grades)
             if key not in per_length:
                 lims = [len(li) if g is None else li.count_at_least(g) for g in grades]
-                out = {li.position[w] for w in self.exclude if w in li.position}
+                position = li.position
+                out = {position[w] for w in excluded.get(li.length, ()) if w in position}
                 order = _moved(li, self.penalty, grades[-1], lims[-1], out) if self.penalty else []
                 per_length[key] = (lims if len(lims) > 1 else lims[0], sorted(out), order)
             lim, out, order = per_length[key]
