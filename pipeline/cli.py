@@ -16,10 +16,14 @@ import json
 import sys
 from pathlib import Path
 
+# Names only for the parser (see pipeline.choices): each command imports what it runs, so
+# xw fill loads neither networkx (model.rules) nor the renderers.
+from .choices import LAYOUTS
+from .choices import STYLE_NAMES as STYLES
+from .choices import TRIM_ALIAS_NAMES as TRIM_ALIASES
+from .choices import TRIM_NAMES as TRIMS
 from .model.errors import InputError
-from .model.rules import STYLES
 from .model.symmetry import SYMMETRIES
-from .render.book import LAYOUTS, TRIM_ALIASES, TRIMS
 
 __all__ = ["main", "build_parser"]
 
@@ -251,6 +255,7 @@ def _cmd_fill(args) -> int:
     import time
 
     from .fill import FILLED, UNFILLABLE, Filler, load_index
+    from .fill.index import default_cache_dir
     from .model.fileio import read_text
     from .model.grid import parse_grid
 
@@ -259,7 +264,8 @@ def _cmd_fill(args) -> int:
     _check_style(grid, text, args)
     wordlist = _wordlist_path(args)
     t0 = time.perf_counter()
-    index = load_index(wordlist, cache_dir=args.cache)
+    cache = None if args.no_cache else args.cache or default_cache_dir()
+    index = load_index(wordlist, cache_dir=cache, progress=_progress(args.quiet))
     load_seconds = time.perf_counter() - t0
     if args.strategy == "constraint" or args.distinct_letters:
         result = _fill_other(grid, index, args)
@@ -296,15 +302,15 @@ def _cmd_fill(args) -> int:
 
 def _check_style(grid, text, args) -> None:
     """With ``--style``: an InputError listing the rules the grid breaks, at the line of the first bad cell."""
-    import re
-
-    from .model.grid import grid_row_lines
-    from .model.rules import parse_rule_option, rule_violations, style_rules
-
     if args.style is None:
         if args.rule:
             raise InputError("--rule changes a style's rules: give the --style too")
         return
+    import re
+
+    from .model.grid import grid_row_lines
+    from .model.rules import parse_rule_option, rule_violations, style_rules  # networkx: only with --style
+
     overrides = dict(parse_rule_option(r) for r in args.rule)
     rules = style_rules(args.style, grid.rows, grid.cols, overrides, where="--rule")
     broken = rule_violations(grid, rules, limit=5)
@@ -758,7 +764,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="the plain search's first fill (default: words scoring 50+ wherever the grid allows, floors coming "
         "down only where a corner needs it)",
     )  # fmt: skip
-    s.add_argument("--cache", type=Path, help="folder for the cached word index")
+    cached = s.add_mutually_exclusive_group()
+    cached.add_argument(
+        "--cache", type=Path, metavar="DIR",
+        help="folder for the cached word index (default: $XDG_CACHE_HOME/xwbook/index, else ~/.cache/xwbook/index)",
+    )  # fmt: skip
+    cached.add_argument("--no-cache", action="store_true", help="index the list afresh and cache nothing")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument(
         "--strategy",

@@ -29,3 +29,12 @@ def bench_grid():
         return (BENCH_GRIDS / name).read_text()
 
     return read
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _user_cache_in_a_temporary_folder(tmp_path_factory):
+    """What the tools keep in the user's cache folder (``xw fill``'s index cache,
+    the default lexicon) goes to a temporary one: the suite never writes to ~/.cache."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+        yield
