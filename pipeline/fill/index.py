@@ -478,11 +478,14 @@ def _parse_entry(data: bytes) -> WordIndex | None:
 def _prune(entry: Path) -> None:
     """Remove all but the newest `_KEEP_ENTRIES` index entries beside ``entry`` (never ``entry``)."""
     others = []
-    for p in entry.parent.glob("index-v*"):
-        try:
-            others.append((p.stat().st_mtime, p.name, p))
-        except OSError:
-            continue  # removed meanwhile by another job
+    try:
+        for p in entry.parent.glob("index-v*"):
+            try:
+                others.append((p.stat().st_mtime, p.name, p))
+            except OSError:
+                continue  # removed meanwhile by another job
+    except OSError:
+        return  # a folder we may write but not list: left as it is
     others.sort(reverse=True)
     for _, name, p in others[_KEEP_ENTRIES:]:
         if name != entry.name:
