@@ -246,8 +246,8 @@ class Filler:
             key = (li.length, grades)
             if key not in per_length:
                 lims = [len(li) if g is None else li.count_at_least(g) for g in grades]
-                position = li.position
-                out = {position[w] for w in excluded.get(li.length, ()) if w in position}
+                mine = excluded.get(li.length)
+                out = {li.position[w] for w in mine if w in li.position} if mine else set()
                 order = _moved(li, self.penalty, grades[-1], lims[-1], out) if self.penalty else []
                 per_length[key] = (lims if len(lims) > 1 else lims[0], sorted(out), order)
             lim, out, order = per_length[key]
