@@ -9,7 +9,7 @@ from pathlib import Path
 
 from snakemake.utils import min_version
 
-from pipeline.config import check_config_or_exit
+from pipeline.config import check_config_or_exit, fill_plan
 from pipeline.lexicon.house import default_house_dir
 
 min_version("8.0")
@@ -28,9 +28,12 @@ report: "report/workflow.rst"
 
 shell.prefix(f'export PATH="{Path(sys.executable).parent}:$PATH"; ')
 OUT = "outputs"
+# The config's auto values (patterns, answer repeats, fill batches) for this size of book.
+PLAN = fill_plan(config)
 BOOKS = range(1, config["books"] + 1)
 PUZZLES = range(1, config["puzzles_per_book"] + 1)
 SHARDS = range(config["pattern_shards"])
+BATCHES = range(1, PLAN["fill_batches"] + 1)
 DEFAULT_WORDLIST = f"{OUT}/lexicon/wordlist.txt"
 # wordlist: null (the default list), a file (instead of it), or lists laid
 # over each other, a later one's score winning ("default" names the default).
@@ -143,7 +146,7 @@ rule patterns:
     params:
         rows=ROWS,
         cols=COLS,
-        per_shard=config["patterns_per_shard"],
+        per_shard=PLAN["patterns_per_shard"],
         seed=config["seed"],
         rules=RULES,
     log:
@@ -212,44 +215,64 @@ rule encode:
         " --stats {input.stats} --stats-out {output.stats} > {log} 2>&1"
 
 
+# A book's puzzles are filled in batches (fill_batch_size), one job each, all
+# at once; the book's fill job merges them in order (pipeline/fill/batch.py).
+# On a cluster each batch is a job of its own.
+FILL_INPUT = dict(
+    candidates=f"{OUT}/patterns/patterns.hex",
+    wordlist=WORDLIST,
+    clues=[CLUES] if AVOID else [],
+    clue_file=CLUE_FILE if AVOID else [],
+    blocklists=BLOCK_FILES,
+)
+
+
+def _fill_args(w, input):
+    clues = [f"--clues {shlex.quote(c)}" for c in input.clues]
+    clues += [f"--clue-file {shlex.quote(c)}" for c in input.clue_file]
+    return (
+        f"--candidates {input.candidates} --wordlist {input.wordlist} --book {w.book} --books {config['books']}"
+        f" --seed {config['seed']} --timeout {config['fill_timeout_s']} --max-nodes {config['fill_max_nodes']}"
+        f" --improve-nodes {config['fill_improve_nodes']} --min-score {config['min_score']}"
+        f" --max-answer-repeats {PLAN['max_answer_repeats']} --answer-gap {config['answer_gap']}"
+        f" --repeat-penalty {config['repeat_penalty']} --batch-size {config['fill_batch_size']}"
+        f" --cache {OUT}/cache {' '.join(clues)} {BLOCK_ARGS}"
+    )
+
+
+rule fill_batch:
+    input:
+        **FILL_INPUT,
+    output:
+        f"{OUT}/fills/book-{{book}}/batch-{{batch}}.tsv",
+    params:
+        args=_fill_args,
+        puzzles=config["puzzles_per_book"],
+    log:
+        f"{OUT}/logs/fill/book-{{book}}/batch-{{batch}}.log",
+    benchmark:
+        f"{OUT}/benchmarks/fill/book-{{book}}/batch-{{batch}}.tsv"
+    shell:
+        "xw fill-book {params.args} --batch {wildcards.batch} --puzzles {params.puzzles} --out {output} > {log} 2>&1"
+
+
 rule fill:
     group:
         "book"
     input:
-        candidates=f"{OUT}/patterns/patterns.hex",
-        wordlist=WORDLIST,
-        clues=[CLUES] if AVOID else [],
-        clue_file=CLUE_FILE if AVOID else [],
-        blocklists=BLOCK_FILES,
+        **FILL_INPUT,
+        batches=expand(f"{OUT}/fills/book-{{{{book}}}}/batch-{{batch}}.tsv", batch=BATCHES),
     output:
         grids=expand(f"{OUT}/fills/book-{{{{book}}}}/{{k}}.txt", k=PUZZLES),
         report=f"{OUT}/fills/book-{{book}}/report.tsv",
     params:
-        books=config["books"],
-        seed=config["seed"],
-        timeout=config["fill_timeout_s"],
-        max_nodes=config["fill_max_nodes"],
-        improve_nodes=config["fill_improve_nodes"],
-        min_score=config["min_score"],
-        repeats=config["max_answer_repeats"],
-        penalty=config["repeat_penalty"],
-        cache=f"{OUT}/cache",
-        clues=lambda w, input: " ".join(
-            [f"--clues {shlex.quote(c)}" for c in input.clues] + [f"--clue-file {shlex.quote(c)}" for c in input.clue_file]
-        ),
-        blocklists=BLOCK_ARGS,
+        args=_fill_args,
     log:
-        f"{OUT}/logs/fill/book-{{book}}.log",
+        f"{OUT}/logs/fill/book-{{book}}/merge.log",
     benchmark:
-        f"{OUT}/benchmarks/fill/book-{{book}}.tsv"
+        f"{OUT}/benchmarks/fill/book-{{book}}/merge.tsv"
     shell:
-        "xw fill-book --candidates {input.candidates} --wordlist {input.wordlist}"
-        " --book {wildcards.book} --books {params.books} --seed {params.seed}"
-        " --timeout {params.timeout} --max-nodes {params.max_nodes}"
-        " --improve-nodes {params.improve_nodes} --min-score {params.min_score}"
-        " --max-answer-repeats {params.repeats} --repeat-penalty {params.penalty}"
-        " --cache {params.cache} {params.clues} {params.blocklists}"
-        " --report {output.report} --out {output.grids} > {log} 2>&1"
+        "xw fill-book {params.args} --merge {input.batches} --report {output.report} --out {output.grids} > {log} 2>&1"
 
 
 # The answers left without a clue are listed in outputs/reports/book-{n}/missing-clues.txt,
@@ -267,7 +290,7 @@ rule clue:
     params:
         author=lambda w: config["author"],
         copyright=lambda w: config["copyright"],
-        repeats=config["max_answer_repeats"],
+        repeats=PLAN["max_answer_repeats"],
         missing=config["missing_clues"],
         missing_list=f"{OUT}/reports/book-{{book}}/missing-clues.txt",
         prefer=f"--prefer-chars {config['clue_prefer_chars']}" if config["clue_prefer_chars"] else "",

@@ -410,29 +410,36 @@ def _cmd_count(args) -> int:
 
 
 def _cmd_fill_book(args) -> int:
-    from .fill.batch import FillShortfall, fill_book
+    from .fill.batch import FillShortfall, fill_batch, fill_book, merge_batches
 
+    options = {
+        "timeout": args.timeout,
+        "max_nodes": args.max_nodes,
+        "improve_nodes": args.improve_nodes,
+        "min_score": args.min_score,
+        "cache_dir": args.cache,
+        "clue_dir": args.clues,
+        "clue_file": args.clue_file,
+        "blocklist": _blocklist(args),
+        "progress": _progress(args.quiet),
+        "max_answer_repeats": args.max_answer_repeats,
+        "answer_gap": args.answer_gap,
+        "repeat_penalty": args.repeat_penalty,
+        "batch_size": args.batch_size,
+    }
+    common = (args.candidates, args.wordlist)
+    book = {"book": args.book, "books": args.books, "seed": args.seed}
     try:
-        stats = fill_book(
-            args.candidates,
-            args.wordlist,
-            args.out,
-            args.report,
-            book=args.book,
-            books=args.books,
-            seed=args.seed,
-            timeout=args.timeout,
-            max_nodes=args.max_nodes,
-            improve_nodes=args.improve_nodes,
-            min_score=args.min_score,
-            cache_dir=args.cache,
-            clue_dir=args.clues,
-            progress=_progress(args.quiet),
-            max_answer_repeats=args.max_answer_repeats,
-            repeat_penalty=args.repeat_penalty,
-            clue_file=args.clue_file,
-            blocklist=_blocklist(args),
-        )
+        if args.batch is not None:
+            if args.puzzles is None or len(args.out) != 1 or args.report or args.merge:
+                raise InputError("--batch J fills one batch: give --puzzles N and one --out file (no --report, --merge)")
+            stats = fill_batch(*common, args.out[0], puzzles=args.puzzles, batch=args.batch - 1, **book, **options)
+        elif args.report is None:
+            raise InputError("give --report FILE (the attempts of the whole book), or --batch J")
+        elif args.merge:
+            stats = merge_batches(*common, args.merge, args.out, args.report, **book, **options)
+        else:
+            stats = fill_book(*common, args.out, args.report, **book, **options)
     except FillShortfall as e:
         raise StageFailed(str(e)) from None
     print(json.dumps(stats, sort_keys=True))
@@ -799,7 +806,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--cache", type=Path, help="folder for the cached word index")
     s.set_defaults(func=_cmd_count)
 
-    s = sub.add_parser("fill-book", help="fill a book's puzzles from candidate patterns")
+    s = sub.add_parser(
+        "fill-book",
+        help="fill a book's puzzles from candidate patterns: the whole book, one batch (--batch), or merge batches",
+    )
     s.add_argument("--candidates", required=True, type=Path)
     s.add_argument("--wordlist", required=True, type=Path)
     s.add_argument("--book", required=True, type=int)
@@ -826,15 +836,30 @@ def build_parser() -> argparse.ArgumentParser:
         help="an answer in at most N puzzles of the book (default 1: none twice)",
     )
     s.add_argument(
+        "--answer-gap",
+        type=int,
+        default=10,
+        metavar="N",
+        help="at least N puzzles between two uses of an answer (default 10)",
+    )
+    s.add_argument(
         "--repeat-penalty",
         type=float,
-        default=30.0,
+        default=10.0,
         metavar="POINTS",
-        help="score points (0-100) off an answer already used in the book (default 30)",
+        help="score points (0-100) off an answer already used in the book (default 10)",
     )
     _add_blocklist_option(s)
-    s.add_argument("--report", required=True, type=Path)
-    s.add_argument("--out", required=True, nargs="+", type=Path, help="one grid file per puzzle")
+    s.add_argument(
+        "--batch-size", type=int, default=50, metavar="N", help="puzzles a batch fills, at most (default 50)"
+    )
+    s.add_argument("--batch", type=int, metavar="J", help="fill only batch J (1-based) into one --out file")
+    s.add_argument("--puzzles", type=int, metavar="N", help="the book's puzzles (with --batch)")
+    s.add_argument("--merge", nargs="+", type=Path, metavar="BATCH", help="the book from its batch files, in order")
+    s.add_argument("--report", type=Path, help="every attempt of the book (not with --batch)")
+    s.add_argument(
+        "--out", required=True, nargs="+", type=Path, help="one grid file per puzzle, or the batch file (--batch)"
+    )
     s.set_defaults(func=_cmd_fill_book)
 
     s = sub.add_parser("clue", help="clue filled grids from the shards and write .ipuz")

@@ -26,8 +26,14 @@ from pathlib import Path
 from .model.errors import InputError
 
 __all__ = [
-    "SCHEMA_PATH", "config_problems", "check_config", "check_config_or_exit", "load_config", "parse_config_option",
+    "SCHEMA_PATH", "config_problems", "check_config", "check_config_or_exit", "fill_plan", "load_config",
+    "parse_config_option", "PATTERNS_PER_PUZZLE", "SPARE_PATTERNS",
 ]  # fmt: skip
+
+#: ``patterns_per_shard: auto`` makes this many candidate patterns per puzzle ...
+PATTERNS_PER_PUZZLE = 2
+#: ... and this many more per book.
+SPARE_PATTERNS = 10
 
 #: The schema beside the default config, ``config/config.schema.yaml``.
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "config" / "config.schema.yaml"
@@ -314,3 +320,35 @@ def load_config(paths=(), options=(), base=None, schema_path=None) -> dict:
     for option in options:
         update_config(config, dict([parse_config_option(option)]))
     return check_config(config, schema_path)
+
+
+def fill_plan(config: dict) -> dict:
+    """The config's ``auto`` values worked out for its books' size.
+
+    Returns ``patterns_per_shard`` (every book's puzzles `PATTERNS_PER_PUZZLE`
+    times over, plus `SPARE_PATTERNS` a book, over the shards),
+    ``max_answer_repeats`` (`pipeline.fill.reuse.auto_max_uses`) and
+    ``fill_batches`` (the fill jobs of one book, `pipeline.fill.batch.batch_count`).
+
+    Examples
+    --------
+    >>> plan = fill_plan({"books": 1, "puzzles_per_book": 150, "pattern_shards": 4, "patterns_per_shard": "auto",
+    ...                   "max_answer_repeats": "auto", "fill_batch_size": 50})
+    >>> plan["patterns_per_shard"], plan["max_answer_repeats"], plan["fill_batches"]
+    (78, 5, 3)
+    """
+    from .fill.batch import batch_count
+    from .fill.reuse import auto_max_uses
+
+    puzzles = config["puzzles_per_book"]
+    repeats = config["max_answer_repeats"]
+    repeats = auto_max_uses(puzzles) if repeats == "auto" else repeats
+    per_shard = config["patterns_per_shard"]
+    if per_shard == "auto":
+        wanted = config["books"] * (puzzles * PATTERNS_PER_PUZZLE + SPARE_PATTERNS)
+        per_shard = -(-wanted // config["pattern_shards"])
+    return {
+        "patterns_per_shard": per_shard,
+        "max_answer_repeats": repeats,
+        "fill_batches": batch_count(puzzles, config["fill_batch_size"], repeats),
+    }

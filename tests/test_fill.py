@@ -210,6 +210,12 @@ def _xw(*args, input=None):
     )
 
 
+def _xw_start(*args):
+    """``xw ARGS`` started in the background (communicate() to wait for it)."""
+    return subprocess.Popen([sys.executable, "-m", "pipeline.cli", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT)  # fmt: skip
+
+
 def test_cli_fill_exit_codes_and_json(tmp_path):
     wl = tmp_path / "w.txt"
     wl.write_text("AB\nCD\nAC\nBD\n")
@@ -366,14 +372,17 @@ def test_book_repeats_only_as_allowed_and_the_penalty_prefers_fresh_words(tmp_pa
     a, b = sorted(SQUARE_A), sorted(SQUARE_B)
     # Default: no answer twice in a book, so the second puzzle takes the other square.
     assert _tiny_book(tmp_path, TINY) == [a, b]
-    # Two uses allowed and no penalty: the better square twice.
-    assert _tiny_book(tmp_path, TINY, max_answer_repeats=2, repeat_penalty=0) == [a, a]
+    # Two uses allowed, no gap and no penalty: the better square twice.
+    twice = {"max_answer_repeats": 2, "answer_gap": 0}
+    assert _tiny_book(tmp_path, TINY, **twice, repeat_penalty=0) == [a, a]
     # 30 points off a used answer: 90 - 30 is below the fresh square's 70.
-    assert _tiny_book(tmp_path, TINY, max_answer_repeats=2, repeat_penalty=30) == [a, b]
+    assert _tiny_book(tmp_path, TINY, **twice, repeat_penalty=30) == [a, b]
     # 10 points leaves the used square ahead (80 > 70).
-    assert _tiny_book(tmp_path, TINY, max_answer_repeats=2, repeat_penalty=10) == [a, a]
+    assert _tiny_book(tmp_path, TINY, **twice, repeat_penalty=10) == [a, a]
     # Never more than allowed: a third puzzle cannot reuse the twice-used square.
-    assert _tiny_book(tmp_path, TINY, puzzles=3, max_answer_repeats=2, repeat_penalty=0) == [a, a, b]
+    assert _tiny_book(tmp_path, TINY, puzzles=3, **twice, repeat_penalty=0) == [a, a, b]
+    # A gap of one puzzle: the better square returns, but not in the next puzzle.
+    assert _tiny_book(tmp_path, TINY, puzzles=3, max_answer_repeats=2, answer_gap=1, repeat_penalty=0) == [a, b, a]
 
 
 def test_book_blocklist_and_cluable_words(tmp_path):
@@ -452,6 +461,7 @@ def english_book(tmp_path_factory):
         )
         return stats, [parse_grid(p.read_text()).words() for p in out]
 
+    fill.folder = tmp
     return fill
 
 
@@ -468,12 +478,66 @@ def test_real_book_no_answer_twice_by_default(english_book):
 
 
 def test_real_book_repeats_at_most_twice_and_the_penalty_cuts_them(english_book):
-    free_stats, free = english_book("twice-free", max_answer_repeats=2, repeat_penalty=0)
+    free_stats, free = english_book("twice-free", max_answer_repeats=2, answer_gap=0, repeat_penalty=0)
     counts = _counts(free)
     assert max(counts.values()) == 2, "with two uses allowed and no penalty, some answer repeats"
     assert free_stats["repeated"] == sum(1 for n in counts.values() if n == 2)
-    _, penalised = english_book("twice-penalised", max_answer_repeats=2, repeat_penalty=30)
+    _, penalised = english_book("twice-penalised", max_answer_repeats=2, answer_gap=0, repeat_penalty=30)
     counts = _counts(penalised)
     assert max(counts.values()) <= 2
     repeats = sum(1 for n in counts.values() if n == 2)
     assert repeats < free_stats["repeated"], "30 points off a used answer gives fewer repeats"
+
+
+def _gaps(fills):
+    """The fewest puzzles between two uses of one answer (None: no answer twice)."""
+    where = {}
+    for k, words in enumerate(fills):
+        for w in words:
+            where.setdefault(w, []).append(k)
+    gaps = [b - a - 1 for ks in where.values() for a, b in zip(ks, ks[1:])]
+    return min(gaps, default=None)
+
+
+def test_real_book_keeps_the_gap_between_uses(english_book):
+    stats, fills = english_book("gap", puzzles=6, max_answer_repeats=3, answer_gap=2, repeat_penalty=0)
+    assert stats["repeated"] > 0 and max(_counts(fills).values()) <= 3
+    assert _gaps(fills) >= 2
+
+
+def test_batches_in_parallel_jobs_give_the_books_bytes_and_keep_the_policy(english_book, tmp_path):
+    """Three batches as separate processes (as the pipeline runs them), merged: the same bytes as one
+    process, every answer within the book's allowance and gap, the boundary's repeats filled again."""
+    policy = {"max_answer_repeats": 3, "answer_gap": 2, "repeat_penalty": 0, "batch_size": 2}
+    stats, fills = english_book("batched", puzzles=6, **policy)
+    assert max(_counts(fills).values()) <= 3 and _gaps(fills) >= 2
+    assert stats["refilled"] > 0, "three batches of two puzzles meet at boundaries: some repeat too soon"
+    folder = english_book.folder
+    common = ["--candidates", str(folder / "p.hex"), "--wordlist", str(folder / "w.txt"), "--book", "1",
+              "--books", "1", "--seed", "3", "--timeout", "30", "--max-nodes", "20000", "--improve-nodes", "3000",
+              "--max-answer-repeats", "3", "--answer-gap", "2", "--repeat-penalty", "0", "--batch-size", "2",
+              "--cache", str(folder / "cache"), "--no-blocklist"]  # fmt: skip
+    batches = [tmp_path / f"batch-{j}.tsv" for j in (1, 2, 3)]
+    jobs = [_xw_start("fill-book", *common, "--batch", str(j), "--puzzles", "6", "--out", str(b))
+            for j, b in zip((1, 2, 3), batches)]  # fmt: skip
+    for job in jobs:
+        _, err = job.communicate(timeout=600)
+        assert job.returncode == 0, err
+    out = [tmp_path / f"{k}.txt" for k in range(1, 7)]
+    r = _xw("fill-book", *common, "--merge", *map(str, batches), "--report", str(tmp_path / "report.tsv"),
+            "--out", *map(str, out))  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    for k, path in enumerate(out, start=1):
+        assert path.read_bytes() == (folder / "batched" / f"{k}.txt").read_bytes()
+    def untimed(path):  # the report's seconds are the one column that depends on the machine
+        return [line.split("\t")[:3] + line.split("\t")[4:] for line in path.read_text().splitlines()]
+
+    assert untimed(tmp_path / "report.tsv") == untimed(folder / "batched" / "report.tsv")
+    assert "refilled: answers used too often or too recently" in (tmp_path / "report.tsv").read_text()
+    # A batch file that does not match the book's patterns is refused, naming it.
+    bad = tmp_path / "bad.tsv"
+    lines = batches[1].read_text().splitlines(keepends=True)
+    bad.write_text(lines[0] + "99" + lines[1][lines[1].index("\t") :] + "".join(lines[2:]))
+    r = _xw("fill-book", *common, "--merge", str(batches[0]), str(bad), str(batches[2]),
+            "--report", str(tmp_path / "r2.tsv"), "--out", *map(str, out))  # fmt: skip
+    assert r.returncode == 2 and "bad.tsv" in r.stderr

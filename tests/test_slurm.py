@@ -16,6 +16,8 @@ import time
 
 import pytest
 
+from pipeline.config import fill_plan
+
 from workflowkit import build_lexicon, copy_workflow, differences, fingerprints, run_workflow, small_config, start_workflow, tail
 
 pytestmark = pytest.mark.slurm
@@ -74,6 +76,11 @@ def _jobs_in(work) -> list[dict]:
     return jobs
 
 
+def _book_job(job: dict) -> bool:
+    """A book's group job (fill's merge and everything after it), not one of its fill batches."""
+    return "book" in job["comment"] and "fill_batch" not in job["comment"]
+
+
 def test_a_book_on_slurm_is_byte_identical_to_a_local_run(cluster, config, local_run, tmp_path):
     work = copy_workflow(tmp_path / "slurm")
     run = run_workflow(work, cores=1, config=config, extra=PROFILE, timeout=1200)
@@ -84,6 +91,9 @@ def test_a_book_on_slurm_is_byte_identical_to_a_local_run(cluster, config, local
     shard_logs = [p for p in logs.rglob("*.log") if p.parent.name.startswith("group_shard")]
     assert len(book_logs) == config["books"], sorted(p.relative_to(logs) for p in logs.rglob("*.log"))
     assert len(shard_logs) == config["pattern_shards"]
+    # Each book's fill batches ran as jobs of their own, at once, and were merged in the book's job.
+    batches = fill_plan(config)["fill_batches"]
+    assert batches > 1 and len(list((logs / "rule_fill_batch").rglob("*.log"))) == config["books"] * batches
     assert (logs / "rule_encode").is_dir()
     sums = fingerprints(work)
     assert sums and not differences(local_run, sums)
@@ -98,7 +108,7 @@ def test_a_cancelled_job_is_retried_and_the_run_completes(cluster, config, local
         while cancelled is None and proc.poll() is None and time.monotonic() < deadline:
             for job in _jobs_in(work):
                 # A book's job (fill and everything after it), cancelled while it runs.
-                if job["state"] == "RUNNING" and "book" in job["comment"]:
+                if job["state"] == "RUNNING" and _book_job(job):
                     subprocess.run(["scancel", job["id"]], check=True)
                     cancelled = job["id"]
                     break
@@ -114,6 +124,6 @@ def test_a_cancelled_job_is_retried_and_the_run_completes(cluster, config, local
     states = {j["id"]: j["state"] for j in jobs}
     assert states.get(cancelled) == "CANCELLED", states
     # The cancelled book was submitted again: one more book job than books.
-    book_jobs = [j for j in jobs if "book" in j["comment"]]
+    book_jobs = [j for j in jobs if _book_job(j)]
     assert len(book_jobs) == config["books"] + 1, book_jobs
     assert not differences(local_run, fingerprints(work))

@@ -149,6 +149,10 @@ def small_config(lexicon, **changes) -> dict:
         },
         "pattern_shards": 2,
         "patterns_per_shard": 12,
+        # Each book filled in two batches at once, then merged (its answers may come back once, a puzzle apart).
+        "fill_batch_size": 2,
+        "max_answer_repeats": 2,
+        "answer_gap": 1,
         "wordlist": str(Path(lexicon) / "wordlist.txt"),
         "clues": str(Path(lexicon) / "clues"),
     }

@@ -1,44 +1,59 @@
 """The pipeline's fill stage: fill a book's puzzles from its candidate patterns.
 
-One job fills one book, so the word index is loaded once for all its
-puzzles.  Book ``n`` of ``N`` takes every ``N``-th candidate pattern; a
-pattern that cannot be filled within the budget is reported and the next
-one is tried.  Outputs are written only when every puzzle of the book is
-filled, all at once (:func:`~pipeline.model.fileio.write_all`), so a failed
-or killed job leaves no grid behind, or only whole ones.
+Book ``n`` of ``N`` takes every ``N``-th candidate pattern (its pool).  Its
+puzzles are filled in batches of consecutive puzzles that can run at once,
+one job each (`fill_batch`), and then merged in book order (`merge_batches`):
 
-Variety across the book: an answer is used in at most
-``max_answer_repeats`` puzzles (1: never twice in a book), and while it may
-still be used again its score is lowered by ``repeat_penalty`` points, so
-the filler takes a fresh word wherever one fits about as well (the
-crosswordese of one puzzle need not be the next one's too).  Blocked
-answers (the blocklist) are never used.
+* Batch ``j`` of ``B`` takes every ``B``-th pattern of the pool from the
+  ``j``-th, fills its puzzles in order, and keeps to its share of the
+  book's answer allowance and clue texts (`pipeline.fill.reuse`).  A pattern
+  that cannot be filled within the budget is reported and the next is tried.
+* The merge walks the book in order with the whole book's policy.  A batch's
+  puzzle that breaks it (an answer back within ``gap`` puzzles of its last
+  use, across a batch boundary) is filled again on its own pattern with
+  those answers banned, or on a pattern no batch tried.
 
-Given the clue shards, the stage also keeps the book cluable: a word with
-no clue is never used, each filled puzzle reserves a distinct clue text for
-each of its answers, and a word whose every clue is already reserved (NADA
-after ZILCH, both "A quantity of no importance") is not used again in the
-book.  The clue stage then always finds a clue for every entry.  Without
-the shards (``missing_clues`` fail or leave) any word of the list may be
-used, and the clue stage reports the answers left without a clue.
+Every step is decided by the seed and the node budgets, never by which job
+ran first or on how many cores, so a book comes out byte for byte the
+same locally, on a cluster and in one process (`fill_book`, which runs the
+batches one after the other and merges them).  Outputs are written only
+when whole (`pipeline.model.fileio.write_all`), so a failed or killed job
+leaves no grid behind.
+
+Given the clue shards, the stage keeps the book cluable: a word with no
+clue is never used, each filled puzzle reserves a distinct clue text for
+each of its answers, and a word whose every clue is already reserved is not
+used again.  The clue stage then always finds a clue for every entry.
+Without the shards (``missing_clues`` fail or leave) any word of the list
+may be used, and the clue stage reports the answers left without a clue.
 """
 
 from __future__ import annotations
 
+import math
+import statistics
 import time
 from collections import Counter
 
-from ..model.cluefile import clue_key, read_clues_for
-from ..model.cluetext import clue_leaks
 from ..model.errors import InputError
-from ..model.fileio import write_all, write_text
+from ..model.fileio import read_text, write_all, write_text
+from ..model.grid import parse_grid
 from ..model.hexcodec import encode_grid, read_pattern_file
+from ..model.progress import Progress
 from ..model.seeds import derive_seed
-from .index import load_index
+from .index import WordIndex, load_index
 from .quality import fill_best
+from .reuse import DEFAULT_GAP, ClueBook, ReusePolicy, Uses
 from .search import FILLED, Filler
 
-__all__ = ["FillShortfall", "FillClockLimit", "read_candidates", "fill_book"]
+__all__ = ["DEFAULT_BATCH_SIZE", "FillShortfall", "FillClockLimit", "batch_count", "book_batches", "fill_batch",
+           "fill_book", "merge_batches", "read_candidates"]  # fmt: skip
+
+#: Puzzles one fill job fills, at most.
+DEFAULT_BATCH_SIZE = 50
+_COLUMNS = ["candidate", "pattern", "status", "seconds", "nodes", "score", "weakest", "puzzle"]
+_BATCH_HEADER = "\t".join([*_COLUMNS, "grid"]) + "\n"
+_REPORT_HEADER = "\t".join([*_COLUMNS, "batch", "note"]) + "\n"
 
 
 class FillShortfall(Exception):
@@ -58,27 +73,332 @@ def read_candidates(path) -> list:
     return [grid for _, _, grid in read_pattern_file(path)]
 
 
-def fill_book(
-    candidates_path,
-    wordlist_path,
-    out_paths: list,
-    report_path,
-    book: int,
-    books: int,
-    seed: int,
-    timeout: float = 10.0,
-    max_nodes: int | None = None,
-    improve_nodes: int = 0,
-    min_score=None,
-    cache_dir=None,
-    clue_dir=None,
-    progress=None,
-    max_answer_repeats: int = 1,
-    repeat_penalty: float = 30.0,
-    clue_file=None,
-    blocklist=None,
-) -> dict:
-    """Fill ``len(out_paths)`` puzzles for ``book`` (1-based) of ``books``.
+def batch_count(puzzles: int, batch_size: int = DEFAULT_BATCH_SIZE, max_uses: int = 1) -> int:
+    """How many batches fill a book: one per ``batch_size`` puzzles, but no more than
+    ``max_uses`` (each batch may then use every answer at least once).
+
+    >>> batch_count(12), batch_count(150, 50, 5), batch_count(150, 50, 1), batch_count(100, 30, 3)
+    (1, 3, 1, 3)
+    """
+    if batch_size < 1:
+        raise InputError(f"fill_batch_size is {batch_size}: give 1 or more puzzles")
+    return max(1, min(math.ceil(puzzles / batch_size), max_uses))
+
+
+def book_batches(puzzles: int, batches: int) -> list[range]:
+    """The book's positions (0-based) cut into ``batches`` runs of consecutive puzzles, as even as can be.
+
+    >>> book_batches(10, 3)
+    [range(0, 3), range(3, 6), range(6, 10)]
+    """
+    cuts = [puzzles * j // batches for j in range(batches + 1)]
+    return [range(cuts[j], cuts[j + 1]) for j in range(batches)]
+
+
+class _Stage:
+    """What one fill job knows: the book's pool, the index, the policy, and what it has used."""
+
+    def __init__(self, candidates_path, wordlist_path, book: int, books: int, seed: int, *, batch=0, batches=1,
+                 timeout=10.0, max_nodes=None, improve_nodes=0, min_score=None, cache_dir=None, clue_dir=None,
+                 clue_file=None, blocklist=None, progress=None, max_answer_repeats=1, answer_gap=DEFAULT_GAP,
+                 repeat_penalty=10.0, batch_size=DEFAULT_BATCH_SIZE, merging=False, shared=None):  # fmt: skip
+        if not 1 <= book <= books:
+            raise InputError(f"book {book} is not between 1 and {books}")
+        self.policy = ReusePolicy(max_answer_repeats, answer_gap, repeat_penalty)
+        self.book, self.seed = book, seed
+        self.batch, self.batches, self.batch_size = batch, batches, batch_size
+        self.timeout, self.max_nodes, self.improve_nodes, self.min_score = timeout, max_nodes, improve_nodes, min_score
+        self.say = progress or (lambda msg: None)
+        shared = {} if shared is None else shared  # what fill_book's batches load once
+        if "pool" not in shared:
+            shared["pool"] = read_candidates(candidates_path)[book - 1 :: books]
+            t0 = time.perf_counter()
+            shared["index"] = load_index(wordlist_path, cache_dir=cache_dir)
+            shared["load_seconds"] = time.perf_counter() - t0
+            words = [w for li in shared["index"].lengths.values() for w in li.words]
+            shared["blocked"] = {w for w in words if blocklist.blocks_answer(w)} if blocklist else set()
+            shared["words"] = words
+        self.pool, self.index, self.load_seconds = shared["pool"], shared["index"], shared["load_seconds"]
+        self.blocked = shared["blocked"]
+        self.clues = None
+        if clue_dir is not None:
+            self.clues = ClueBook(clue_dir, shared["words"], clue_file, blocklist, batch, batches, raw=shared.get("raw"),
+                                  deal=not merging)  # fmt: skip
+            shared["raw"] = self.clues.raw
+        if merging or batches == 1:
+            self.uses = Uses(self.policy)
+        else:
+            self.uses = Uses(self.policy, batch, batches, None if self.clues is None else self.clues.counts)
+        # The words this job may never use (blocked, or with no clue of its own) leave its index, so
+        # each search neither skips them nor carries them in its list of excluded words.
+        never = self.never = self.blocked | (set(self.clues.unusable) if self.clues is not None else set())
+        if batches > 1 and not merging:  # the words whose share of the book's uses fell to other batches
+            never |= {w for w in shared["words"] if self.uses.limit(w) == 0}
+        if never:
+            self.index = WordIndex({w: s for li in self.index.lengths.values()
+                                    for w, s in zip(li.words, li.scores) if w not in never})  # fmt: skip
+        self.search_seconds = 0.0
+        self.counts = {"filled": 0, "unfillable": 0, "timeout": 0}
+
+    def banned(self, position: int) -> set[str]:
+        """The words of this job's index the puzzle at ``position`` may not use."""
+        out = self.uses.banned(position)
+        return out | (self.clues.unusable - self.never) if self.clues is not None else out
+
+    def _search(self, grid, seed, banned, penalty, where: str):
+        if self.improve_nodes:
+            result = fill_best(grid, self.index, seed, self.timeout, self.max_nodes, self.improve_nodes,
+                               self.min_score, banned, penalty=penalty)  # fmt: skip
+        else:
+            filler = Filler(grid, self.index, seed=seed, min_score=self.min_score, exclude=banned, penalty=penalty)
+            result = filler.fill(self.timeout, self.max_nodes)
+        self._check_clock(result, where)
+        return result
+
+    def fill_at(self, grid, position: int, seed: int, where: str, ahead=frozenset()):
+        """Fill ``grid`` as the book's puzzle at ``position``, without the words of ``ahead``; two
+        answers sharing their only clue ban the later one and fill again.  The result's scores
+        are the list's (the search judged fills on the scores less the repeat penalty)."""
+        banned = self.banned(position) | ahead
+        penalty = self.uses.penalty(banned)
+        result = self._search(grid, seed, banned, penalty, where)
+        while self.clues is not None and result.status == FILLED:
+            clash = self.clues.clash(result.words)
+            if clash is None:
+                break
+            banned = banned | {clash}
+            result = self._search(grid, seed, banned, penalty, where)
+        if result.status == FILLED and penalty:
+            result.add_fill(result.grid, self.index)
+        self.search_seconds += result.seconds
+        self.counts[result.status] += 1
+        return result
+
+    def refusal(self, words, position: int) -> str | None:
+        """Why the book may not take a fill of ``words`` at ``position`` (None: it may)."""
+        early = [w for w in words if w in self.blocked or not self.uses.allows(w, position)]
+        if early:
+            return "answers used too often or too recently: " + ", ".join(sorted(set(early))[:5])
+        if self.clues is not None:
+            clash = self.clues.clash(words)
+            if clash is not None:
+                return f"no clue text left for {clash}"
+        return None
+
+    def record(self, words, position: int) -> None:
+        self.uses.record(words, position)
+        if self.clues is not None:
+            self.clues.reserve(words)
+
+    def _check_clock(self, result, where: str) -> None:
+        """Raise FillClockLimit if the clock, not the node budget, decided ``result`` (when there is a node budget)."""
+        if self.max_nodes is None or not result.wall_clock:
+            return
+        budget = f"{self.max_nodes} words" + (
+            f", then {self.improve_nodes} more to improve the fill" if self.improve_nodes else ""
+        )
+        raise FillClockLimit(
+            f"book {self.book}: {where} reached the wall-clock safety limit of {self.timeout:g} s (fill_timeout_s) "
+            f"after {result.nodes} words tried, before its node budget ({budget}) ran out. What a search cut "
+            "short by the clock finds depends on the machine's speed and load, so no fill is written: raise "
+            "fill_timeout_s, or lower fill_max_nodes and fill_improve_nodes, and run again."
+        )
+
+    def shortfall(self, filled: int, wanted: int, what: str, where) -> FillShortfall:
+        used_up = sum(1 for w in self.uses.where if not self.uses.allows(w, 10**9))
+        spent = (
+            f" The earlier puzzles used up {used_up} answers (max_answer_repeats {self.policy.max_uses}):"
+            " a longer book's allowance is larger (max_answer_repeats auto)."
+            if used_up and self.policy.max_uses == 1
+            else ""
+        )
+        return FillShortfall(
+            f"book {self.book}: {what} filled {filled} of {wanted} puzzles from {self.counts_tried()} candidate "
+            f"patterns ({self.counts['unfillable']} proven unfillable, {self.counts['timeout']} out of budget at "
+            f"{self.timeout:g} s or {self.max_nodes or 'unlimited'} nodes each); generate more patterns "
+            f"(patterns_per_shard), relax the filter, raise fill_timeout_s and fill_max_nodes, "
+            f"or use a larger word list.{spent} Attempts: {where}"
+        )
+
+    def counts_tried(self) -> int:
+        return sum(self.counts.values())
+
+
+def _row(candidate: int, grid, result, puzzle: int | None) -> list[str]:
+    """A report row (the `_COLUMNS`) for one attempt; ``puzzle`` is 1-based."""
+    return [
+        str(candidate + 1),
+        encode_grid(grid),
+        result.status,
+        f"{result.seconds:.3f}",
+        str(result.nodes),
+        "" if result.score is None else f"{result.score:.1f}",
+        "" if result.min_entry_score is None else f"{result.min_entry_score:g}",
+        "" if puzzle is None else str(puzzle),
+    ]
+
+
+def _run_batch(stage: _Stage, positions: range, progress: Progress) -> tuple[list[str], list[str]]:
+    """Fill ``positions`` from the batch's share of the pool: (report lines, filled grid texts)."""
+    lines, grids = [], []
+    for ci in range(stage.batch, len(stage.pool), stage.batches):
+        if len(grids) == len(positions):
+            break
+        grid = stage.pool[ci]
+        position = positions[len(grids)]
+        result = stage.fill_at(grid, position, derive_seed(stage.seed, "fill", stage.book, ci), f"candidate {ci + 1}")
+        filled = result.status == FILLED
+        text = result.grid.to_text().rstrip("\n").replace("\n", "/") if filled else ""
+        lines.append("\t".join([*_row(ci, grid, result, position + 1 if filled else None), text]) + "\n")
+        if filled:
+            stage.record(result.words, position)
+            grids.append(text)
+        progress.update(len(grids), f"candidate {ci + 1} {result.status} in {result.seconds:.2f} s")
+    return lines, grids
+
+
+def fill_batch(candidates_path, wordlist_path, out_path, book: int, books: int, seed: int, puzzles: int,
+               batch: int, **options) -> dict:  # fmt: skip
+    """Fill batch ``batch`` (0-based) of ``book``'s ``puzzles`` puzzles into ``out_path``.
+
+    ``out_path`` is a TSV of every attempt (the report's columns and the
+    filled grid's rows joined by ``/``), for `merge_batches`.  ``options``
+    are `fill_book`'s.  Raises `FillShortfall` (nothing written) when the
+    batch's patterns run out first.
+    """
+    batches = batch_count(puzzles, options.get("batch_size", DEFAULT_BATCH_SIZE), options.get("max_answer_repeats", 1))
+    if not 0 <= batch < batches:
+        raise InputError(f"batch {batch} is not between 0 and {batches - 1} ({puzzles} puzzles in {batches} batches)")
+    stage = _Stage(candidates_path, wordlist_path, book, books, seed, batch=batch, batches=batches, **options)
+    positions = book_batches(puzzles, batches)[batch]
+    lines, grids = _run_batch(stage, positions, Progress(len(positions), stage.say, f"book {book} batch {batch + 1}"))
+    if len(grids) < len(positions):
+        raise stage.shortfall(len(grids), len(positions), f"batch {batch + 1} of {batches}", "the log above")
+    write_text(out_path, _BATCH_HEADER + "".join(lines))
+    return {"filled": len(grids), "tried": len(lines), "seconds": round(stage.search_seconds, 3),
+            "load_seconds": round(stage.load_seconds, 3)}  # fmt: skip
+
+
+def _read_batch(path, stage: _Stage, positions: range) -> tuple[list[list[str]], dict[int, tuple[int, str]]]:
+    """A batch file's rows and ``{position: (candidate, grid text)}``, checked against the book's pool."""
+    text = read_text(path)
+    lines = text.splitlines()
+    if not lines or lines[0] + "\n" != _BATCH_HEADER:
+        raise InputError("not a fill batch (its first line is not the batch header)", path, 1)
+    rows, filled = [], {}
+    for lineno, line in enumerate(lines[1:], start=2):
+        row = line.split("\t")
+        if len(row) != len(_COLUMNS) + 1 or not row[0].isdigit():
+            raise InputError(f"expected {len(_COLUMNS) + 1} tab-separated fields", path, lineno)
+        ci = int(row[0]) - 1
+        if not 0 <= ci < len(stage.pool) or encode_grid(stage.pool[ci]) != row[1]:
+            raise InputError(f"candidate {row[0]} is not pattern {row[1]} of book {stage.book}'s pool", path, lineno)
+        if row[7]:
+            position = int(row[7]) - 1
+            if position not in positions or position in filled:
+                raise InputError(f"puzzle {row[7]} is not this batch's or is listed twice", path, lineno)
+            filled[position] = (ci, row[8])
+        rows.append(row[:-1])
+    missing = [p + 1 for p in positions if p not in filled]
+    if missing:
+        raise InputError(f"puzzles {missing[0]}-{missing[-1]} are missing (a batch that did not finish)", path)
+    return rows, filled
+
+
+def merge_batches(candidates_path, wordlist_path, batch_paths: list, out_paths: list, report_path, book: int,
+                  books: int, seed: int, **options) -> dict:  # fmt: skip
+    """The book from its batches (`fill_batch`), in order, each puzzle checked against the whole book's policy.
+
+    Writes one grid file per puzzle (``out_paths``) and the report (every
+    attempt of every batch and of the merge, with its batch and a note on
+    each puzzle filled again).  Returns `fill_book`'s figures.
+    """
+    puzzles = len(out_paths)
+    batches = batch_count(puzzles, options.get("batch_size", DEFAULT_BATCH_SIZE), options.get("max_answer_repeats", 1))
+    if len(batch_paths) != batches:
+        raise InputError(f"{len(batch_paths)} batch files given for {puzzles} puzzles in {batches} batches")
+    stage = _Stage(candidates_path, wordlist_path, book, books, seed, batches=batches, merging=True, **options)
+    return _merge(stage, [_read_batch(p, stage, r) for p, r in zip(batch_paths, book_batches(puzzles, batches))],
+                  out_paths, report_path)  # fmt: skip
+
+
+def _merge(stage: _Stage, read: list, out_paths: list, report_path) -> dict:
+    rows = [[*row, str(j + 1), ""] for j, (batch_rows, _) in enumerate(read) for row in batch_rows]
+    chosen = {p: got for _, filled in read for p, got in filled.items()}
+    tried = {int(row[0]) - 1 for row in rows}
+    spares = [ci for ci in range(len(stage.pool)) if ci not in tried]
+    stage.counts = {s: sum(1 for r in rows if r[2] == s) for s in ("filled", "unfillable", "timeout")}
+    stage.search_seconds = sum(float(r[3]) for r in rows)
+    grids, refilled = [], 0
+    progress = Progress(len(out_paths), stage.say, f"book {stage.book} merge")
+    homes = {p: j for j, (_, filled) in enumerate(read) for p in filled}
+    pending = {p: parse_grid(text.replace("/", "\n") + "\n") for p, (_, text) in chosen.items()}
+    later = Counter(w for grid in pending.values() for w in grid.words())  # uses still to come
+    for position in range(len(out_paths)):
+        ci = chosen[position][0]
+        grid = pending.pop(position)
+        later.subtract(grid.words())
+        if stage.clues is not None:
+            stage.clues.home = homes[position]  # the clue texts dealt to the position's batch first
+        why = stage.refusal(grid.words(), position)
+        if why is None:
+            stage.record(grid.words(), position)
+            grids.append(grid)
+            continue
+        refilled += 1
+        row = next(r for r in rows if r[7] == str(position + 1))
+        row[7], row[-1] = "", f"refilled: {why}"
+        # Keep clear of the batches' puzzles still to come: their answers within the gap, and answers
+        # whose uses to come would spend the book's allowance.
+        near = range(position + 1, position + stage.policy.gap + 1)
+        ahead = {w for p in near if p in pending for w in pending[p].words()}
+        ahead |= {w for w, n in later.items() if n > 0 and len(stage.uses.where.get(w, ())) + n >= stage.policy.max_uses}
+        if stage.clues is not None:  # and answers whose clue texts left are all wanted later
+            ahead |= {w for w, n in later.items() if n > 0 and stage.clues.left(w) <= n}
+        for cj in [ci, *spares]:
+            result = stage.fill_at(stage.pool[cj], position, derive_seed(stage.seed, "refill", stage.book, position, cj),
+                                   f"puzzle {position + 1}", ahead)  # fmt: skip
+            filled = result.status == FILLED
+            rows.append([*_row(cj, stage.pool[cj], result, position + 1 if filled else None), "merge", ""])
+            if cj != ci:
+                spares.remove(cj)
+            if filled:
+                stage.record(result.words, position)
+                grids.append(result.grid)
+                break
+        else:
+            write_text(report_path, _REPORT_HEADER + "".join("\t".join(r) + "\n" for r in rows))
+            raise stage.shortfall(position, len(out_paths), "the merge", report_path)
+        progress.update(position + 1, f"puzzle {position + 1} filled again ({why})")
+    progress.update(len(out_paths), f"{refilled} filled again")
+    report = _REPORT_HEADER + "".join("\t".join(r) + "\n" for r in rows)
+    # Every grid and the report staged first, then renamed into place together.
+    write_all([*((path, grid.to_text()) for path, grid in zip(out_paths, grids)), (report_path, report)])
+    weakest = [float(r[6]) for r in rows if r[7]]
+    means = [float(r[5]) for r in rows if r[7]]
+    repeated = stage.uses.repeated()
+    return {
+        "filled": len(grids),
+        "tried": len(rows),
+        "refilled": refilled,
+        "unfillable": stage.counts["unfillable"],
+        "timeout": stage.counts["timeout"],
+        "seconds": round(stage.search_seconds, 3),
+        "load_seconds": round(stage.load_seconds, 3),
+        "blocked": len(stage.blocked),
+        "repeated": len(repeated),
+        "most_uses": max(repeated.values(), default=1),
+        "mean_score": round(statistics.fmean(means), 2),
+        "mean_weakest": round(statistics.fmean(weakest), 2),
+    }
+
+
+def fill_book(candidates_path, wordlist_path, out_paths: list, report_path, book: int, books: int, seed: int,
+              **options) -> dict:  # fmt: skip
+    """Fill ``len(out_paths)`` puzzles for ``book`` (1-based) of ``books`` in this process.
+
+    The same batches as the pipeline's parallel jobs, run one after the
+    other and merged, so the same bytes.
 
     Parameters
     ----------
@@ -89,42 +409,47 @@ def fill_book(
     out_paths : list of path
         One grid-text file per puzzle, written in order.
     report_path : path
-        TSV: every candidate tried, its status, time and nodes.
+        TSV: every candidate tried, its status, time and nodes, its batch.
     book, books : int
         This book's number and how many books share the candidates.
     seed : int
         The run's seed; each attempt's seed is derived from it.
-    timeout : float
-        Seconds allowed per pattern: a safety limit when ``max_nodes`` is
-        given (reaching it first raises :class:`FillClockLimit`), the
-        budget itself when it is not.
-    max_nodes : int, optional
-        Words tried per pattern before moving on.  Unlike seconds, this
-        budget does not depend on the machine, so a run is reproducible.
-    improve_nodes : int
-        After a pattern fills, words tried in search of a better fill (one
-        whose weakest entry scores higher); 0 keeps the first fill.
-    clue_dir : path, optional
-        The clue shards; when given, only words that can still get a clue
-        of their own in this book are used.
-    max_answer_repeats : int
-        In how many puzzles of the book one answer may be used (1: none twice).
-    repeat_penalty : float
-        Score points (the list's 0-100 scale) taken off an answer already
-        used in the book while it may still be used again; 0 for none.
-    clue_file : path, optional
-        The user's own ``ANSWER|clue`` file, read before the shards (its
-        clues are preferred): with ``clue_dir``, its answers are cluable too.
-    blocklist : Blocklist, optional
-        No answer it blocks is used, and no clue text it blocks counts as a
-        clue.
+    **options
+        timeout : float
+            Seconds allowed per pattern: a safety limit when ``max_nodes`` is
+            given (reaching it first raises :class:`FillClockLimit`), the
+            budget itself when it is not.
+        max_nodes : int, optional
+            Words tried per pattern before moving on (reproducible, unlike seconds).
+        improve_nodes : int
+            After a pattern fills, words tried in search of a better fill (one
+            whose weakest entry scores higher); 0 keeps the first fill.
+        min_score : float, optional
+            No word scoring under it.
+        cache_dir : path, optional
+            The word index's cache.
+        clue_dir : path, optional
+            The clue shards; when given, only words that can still get a clue
+            of their own in this book are used.
+        clue_file : path, optional
+            The user's own ``ANSWER|clue`` file, read before the shards.
+        blocklist : Blocklist, optional
+            No answer it blocks is used, and no clue text it blocks counts.
+        max_answer_repeats, answer_gap, repeat_penalty
+            The `pipeline.fill.reuse.ReusePolicy`.
+        batch_size : int
+            Puzzles per batch (`batch_count`).
+        progress : callable, optional
+            Called with a line of progress now and then.
 
     Returns
     -------
     dict
-        ``filled``, ``tried``, ``unfillable``, ``timeout``, ``seconds``,
-        ``load_seconds``, ``blocked`` (words of the list never used) and
-        ``repeated`` (answers used in more than one puzzle).
+        ``filled``, ``tried``, ``refilled`` (batch puzzles the merge filled
+        again), ``unfillable``, ``timeout``, ``seconds``, ``load_seconds``,
+        ``blocked`` (words of the list never used), ``repeated`` (answers
+        in more than one puzzle), ``most_uses``, ``mean_score`` and
+        ``mean_weakest`` (each puzzle's mean and weakest entry, averaged).
 
     Raises
     ------
@@ -135,177 +460,19 @@ def fill_book(
     InputError
         Bad arguments, or a bad line in ``clue_file`` or the shards (file and line named).
     """
-    say = progress or (lambda msg: None)
-    if not 1 <= book <= books:
-        raise InputError(f"book {book} is not between 1 and {books}")
-    if max_answer_repeats < 1:
-        raise InputError(f"max_answer_repeats is {max_answer_repeats}: give 1 (no answer twice) or more")
-    if not 0 <= repeat_penalty <= 100:
-        raise InputError(f"repeat_penalty is {repeat_penalty:g}: give 0-100 score points")
-    pool = read_candidates(candidates_path)[book - 1 :: books]
-    t0 = time.perf_counter()
-    index = load_index(wordlist_path, cache_dir=cache_dir)
-    load_seconds = time.perf_counter() - t0
-    uses: Counter = Counter()
-    blocked = set()
-    if blocklist:
-        blocked = {w for li in index.lengths.values() for w in li.words if blocklist.blocks_answer(w)}
-    clues = _ClueBook(clue_dir, index, clue_file, blocklist) if clue_dir is not None else None
-    filled = []
-    rows = []
-    counts = {"filled": 0, "unfillable": 0, "timeout": 0}
-    search_seconds = 0.0
-    for i, grid in enumerate(pool):
-        if len(filled) == len(out_paths):
-            break
-        attempt_seed = derive_seed(seed, "fill", book, i)
-        banned = blocked | {w for w, n in uses.items() if n >= max_answer_repeats}
-        if clues is not None:
-            banned |= clues.unusable
-        penalty = {w: repeat_penalty for w in uses if w not in banned} if repeat_penalty else None
-
-        def attempt(banned):
-            if improve_nodes:
-                return fill_best(
-                    grid, index, attempt_seed, timeout, max_nodes, improve_nodes, min_score, banned, penalty=penalty
-                )
-            filler = Filler(grid, index, seed=attempt_seed, min_score=min_score, exclude=banned, penalty=penalty)
-            return filler.fill(timeout, max_nodes)
-
-        result = attempt(banned)
-        _check_clock(result, book, i, timeout, max_nodes, improve_nodes)
-        # Two answers of one fill may share their only clue; ban the later one and fill again.
-        while clues is not None and result.status == FILLED:
-            clash = clues.clash(result.words)
-            if clash is None:
-                break
-            banned = banned | {clash}
-            result = attempt(banned)
-            _check_clock(result, book, i, timeout, max_nodes, improve_nodes)
-        search_seconds += result.seconds
-        counts[result.status] += 1
-        rows.append(
-            f"{i + 1}\t{encode_grid(grid)}\t{result.status}\t{result.seconds:.3f}\t{result.nodes}\t"
-            f"{'' if result.score is None else f'{result.score:.1f}'}\t"
-            f"{'' if result.min_entry_score is None else f'{result.min_entry_score:g}'}\t"
-            f"{len(filled) + 1 if result.status == FILLED else ''}\n"
-        )
-        if result.status == FILLED:
-            filled.append(result.grid)
-            uses.update(result.words)
-            if clues is not None:
-                clues.reserve(result.words)
-        say(
-            f"book {book}: candidate {i + 1}/{len(pool)} {result.status} in {result.seconds:.2f} s "
-            f"({len(filled)}/{len(out_paths)} filled)"
-        )
-    header = "candidate\tpattern\tstatus\tseconds\tnodes\tscore\tweakest\tpuzzle\n"
-    if len(filled) < len(out_paths):
-        # Answers the book may not use again: with no repeats allowed, a long
-        # book runs out of short words long before it runs out of patterns.
-        used_up = sum(1 for n in uses.values() if n >= max_answer_repeats)
-        spent = (
-            f" The earlier puzzles used up {used_up} answers (max_answer_repeats {max_answer_repeats}):"
-            " a long book fills from the same list when max_answer_repeats allows 2 or 3."
-            if used_up
-            else ""
-        )
-        write_text(report_path, header + "".join(rows))
-        raise FillShortfall(
-            f"book {book}: filled {len(filled)} of {len(out_paths)} puzzles from {len(pool)} candidate "
-            f"patterns ({counts['unfillable']} proven unfillable, {counts['timeout']} out of budget at "
-            f"{timeout:g} s or {max_nodes or 'unlimited'} nodes each); generate more patterns "
-            f"(patterns_per_shard), relax the filter, raise fill_timeout_s and fill_max_nodes, "
-            f"or use a larger word list.{spent} Attempts: {report_path}"
-        )
-    # Every grid and the report staged first, then renamed into place together.
-    write_all([*((path, grid.to_text()) for path, grid in zip(out_paths, filled)), (report_path, header + "".join(rows))])
-    return {
-        "filled": len(filled),
-        "tried": len(rows),
-        "unfillable": counts["unfillable"],
-        "timeout": counts["timeout"],
-        "seconds": round(search_seconds, 3),
-        "load_seconds": round(load_seconds, 3),
-        "blocked": len(blocked),
-        "repeated": sum(1 for n in uses.values() if n > 1),
-    }
-
-
-def _check_clock(result, book: int, i: int, timeout: float, max_nodes, improve_nodes: int) -> None:
-    """Raise FillClockLimit if the clock, not the node budget, decided ``result`` (when there is a node budget)."""
-    if max_nodes is None or not result.wall_clock:
-        return
-    budget = f"{max_nodes} words" + (f", then {improve_nodes} more to improve the fill" if improve_nodes else "")
-    raise FillClockLimit(
-        f"book {book}: candidate {i + 1} reached the wall-clock safety limit of {timeout:g} s (fill_timeout_s) "
-        f"after {result.nodes} words tried, before its node budget ({budget}) ran out. What a search cut "
-        "short by the clock finds depends on the machine's speed and load, so no fill is written: raise "
-        "fill_timeout_s, or lower fill_max_nodes and fill_improve_nodes, and run again."
-    )
-
-
-class _ClueBook:
-    """Which clue texts a book has reserved, and which words that rules out.
-
-    A word's clues are the user's ``clue_file`` lines first, then the
-    shards', as the clue stage reads them.  Blocked clue texts count as
-    reserved, and a clue that gives its word away is none of its clues
-    (`pipeline.model.cluetext.clue_leaks`); both are looked for only in the
-    clues of answers a fill actually uses (checking every clue of the list
-    would cost seconds a book).
-    """
-
-    def __init__(self, clue_dir, index, clue_file=None, blocklist=None):
-        words = [w for li in index.lengths.values() for w in li.words]
-        self.raw = read_clues_for(clue_dir, words, clue_file)
-        self.keys = {w: list(dict.fromkeys(clue_key(c) for c in cs)) for w, cs in self.raw.items()}
-        self.checked: set[str] = set()
-        self.words_of: dict[str, list[str]] = {}
-        for w, ks in self.keys.items():
-            for k in ks:
-                self.words_of.setdefault(k, []).append(w)
-        self.reserved: set[str] = set()
-        self.blocklist = blocklist
-        self.unusable = {w for w in words if not self.keys.get(w)}
-
-    def _free(self, key) -> bool:
-        if key in self.reserved:
-            return False
-        if self.blocklist and self.blocklist.blocks_clue(key):
-            self.reserved.add(key)  # never printed: as good as used
-            return False
-        return True
-
-    def _keys(self, word) -> list[str]:
-        """The clue keys of ``word`` that do not give it away (checked on first use, as the clue stage checks)."""
-        if word not in self.checked:
-            self.checked.add(word)
-            if word in self.raw:
-                self.keys[word] = list(dict.fromkeys(clue_key(c) for c in self.raw[word] if not clue_leaks(c, word)))
-        return self.keys.get(word, [])
-
-    def _assign(self, answers):
-        taken, out = set(), []
-        for a in answers:
-            k = next((k for k in self._keys(a) if k not in taken and self._free(k)), None)
-            out.append(k)
-            if k is not None:
-                taken.add(k)
-        return out
-
-    def clash(self, answers):
-        """The first answer that gets no clue of its own, or None."""
-        for a, k in zip(answers, self._assign(answers)):
-            if k is None:
-                if not any(self._free(x) for x in self._keys(a)):
-                    self.unusable.add(a)  # every clue it had is blocked or gives it away
-                return a
-        return None
-
-    def reserve(self, answers) -> None:
-        for k in self._assign(answers):
-            self.reserved.add(k)
-            for w in self.words_of[k]:
-                if not any(self._free(x) for x in self._keys(w)):
-                    self.unusable.add(w)
+    puzzles = len(out_paths)
+    batches = batch_count(puzzles, options.get("batch_size", DEFAULT_BATCH_SIZE), options.get("max_answer_repeats", 1))
+    shared: dict = {}
+    read = []
+    for batch, positions in enumerate(book_batches(puzzles, batches)):
+        stage = _Stage(candidates_path, wordlist_path, book, books, seed, batch=batch, batches=batches,
+                       shared=shared, **options)  # fmt: skip
+        lines, grids = _run_batch(stage, positions, Progress(len(positions), stage.say, f"book {book} batch {batch + 1}"))
+        if len(grids) < len(positions):
+            write_text(report_path, _BATCH_HEADER + "".join(lines))
+            raise stage.shortfall(len(grids), len(positions), f"batch {batch + 1} of {batches}", report_path)
+        rows = [line.rstrip("\n").split("\t") for line in lines]
+        read.append(([r[:-1] for r in rows], {int(r[7]) - 1: (int(r[0]) - 1, r[8]) for r in rows if r[7]}))
+    stage = _Stage(candidates_path, wordlist_path, book, books, seed, batches=batches, merging=True, shared=shared,
+                   **options)  # fmt: skip
+    return _merge(stage, read, out_paths, report_path)
