@@ -746,11 +746,20 @@ def main() -> int:
     return 0
 
 
+def _median_nodes(attempts) -> str:
+    nodes = [a["nodes"] for a in attempts if "nodes" in a]
+    return f"{statistics.median(nodes):g}" if nodes else "-"
+
+
 def compare(args, results) -> None:
     """Each grid's median (and max) of ours in the ``--baseline`` run, then in this one."""
     base = json.loads(args.baseline.read_text())
     print()
-    print(f"Ours against the baseline run {args.baseline} (median s then -> now, now/then; max s then -> now):")
+    print(f"Ours against the baseline run {args.baseline}: median s then -> now (now/then), median nodes, max s.")
+    print(
+        "  The same code run minutes apart on a shared machine can differ 2x on millisecond fills; the nodes "
+        "(words tried) of a seed do not change unless the search does."
+    )
     if base.get("min_score") != args.min_score or base.get("seeds") != args.seeds:
         print(
             f"  (the baseline ran with --min-score {base.get('min_score')} and {base.get('seeds')} seeds, "
@@ -763,7 +772,8 @@ def compare(args, results) -> None:
         a, b = then["ours_sum"], row["ours_sum"]
         ratio = b["median"] / a["median"] if a["median"] else float("nan")
         print(
-            f"  {name:<14} {fmt_s(a['median']):>8} -> {fmt_s(b['median']):>8}  x{ratio:.2f}   "
+            f"  {name:<14} {fmt_s(a['median']):>8} -> {fmt_s(b['median']):>8} (x{ratio:.2f})   "
+            f"nodes {_median_nodes(then['ours'])} -> {_median_nodes(row['ours'])}   "
             f"max {fmt_s(a.get('max', a['max_filled']))} -> {fmt_s(b['max'])}"
         )
 
