@@ -196,7 +196,7 @@ def test_missing_clues_listed_then_left_then_given_and_the_blocklist_reaches_the
 
     answers = [w for rows in fills for w in parse_grid("\n".join(rows)).words()]
     assert blocked not in answers, "the blocklist reaches the fill stage"
-    assert '"blocked": ' in (work / "outputs" / "logs" / "fill" / "book-1.log").read_text()
+    assert '"blocked": ' in (work / "outputs" / "logs" / "fill" / "book-1" / "merge.log").read_text()
     lines = listing.read_text().splitlines()
     assert lines == [f"{a}|" for a in dict.fromkeys(answers)]
     assert not list(puzzles.glob("*.ipuz"))
