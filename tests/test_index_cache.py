@@ -21,11 +21,11 @@ import pytest
 
 from pipeline import choices
 from pipeline.fill import Filler, WordIndex, load_index
-from pipeline.fill.index import _read_plain, default_cache_dir
+from pipeline.fill.index import default_cache_dir
 from pipeline.fill.quality import fill_graded
 from pipeline.model.errors import InputError
 from pipeline.model.grid import parse_grid
-from pipeline.model.wordlist import read_wordlist
+from pipeline.model.wordlist import _read_lines, _read_plain
 
 from conftest import BENCH_GRIDS, ROOT
 
@@ -189,14 +189,14 @@ def test_xw_fill_prints_the_same_cached_or_not(tmp_path, small):
         "",
     ],
 )
-def test_the_quick_reader_reads_as_read_wordlist_or_leaves_it_to_it(tmp_path, text):
+def test_the_quick_reader_reads_as_the_line_reader_or_leaves_it_to_it(tmp_path, text):
     path = tmp_path / "w.txt"
     path.write_bytes(text.encode())
     try:
-        expected = read_wordlist(path, min_length=3, max_length=25)
+        expected = _read_lines(path, text, 3, 25)
     except InputError as e:
         expected = e
-    quick = _read_plain(text.encode(), 3, 25)
+    quick = _read_plain(text, 3, 25)
     if isinstance(expected, InputError):
         assert quick is None
         with pytest.raises(InputError, match=re.escape(str(expected))):

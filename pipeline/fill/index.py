@@ -21,7 +21,6 @@ from __future__ import annotations
 import bisect
 import hashlib
 import os
-import re
 import struct
 import sys
 from array import array
@@ -313,10 +312,7 @@ def load_index(
 
     Building is O(total letters) and a sort per length; loading an entry is
     two checksums over the list and the entry (about 3 ms for 300,000
-    words) and slicing its blocks.  A list of plain ``WORD;score`` lines
-    (capitals, a ``;``, digits) is read by one regular expression over the
-    whole file; anything else goes through `read_wordlist`, which gives the
-    same words and scores and names any bad line.
+    words) and slicing its blocks.
     """
     path = Path(wordlist_path)
     try:
@@ -324,12 +320,12 @@ def load_index(
     except OSError:
         data = None  # read_wordlist says what is wrong, as an InputError
     if cache_dir is None or data is None:
-        return WordIndex(_read_words(path, data, min_length, max_length))
+        return WordIndex(read_wordlist(path, min_length=min_length, max_length=max_length))
     entry = Path(cache_dir) / _entry_name(data, min_length, max_length)
     index = _read_entry(entry)
     if index is not None:
         return index
-    blob = _entry_bytes(WordIndex(_read_words(path, data, min_length, max_length)))
+    blob = _entry_bytes(WordIndex(read_wordlist(path, min_length=min_length, max_length=max_length)))
     # The fill reads the index as every later run will (and so pays for
     # only the lengths it uses): cached or not, the same words, scores and order.
     index = _parse_entry(blob)
@@ -341,57 +337,6 @@ def load_index(
         return index
     _prune(entry)
     return index
-
-
-# -- reading the list -----------------------------------------------------------
-# A line of the plainest kind: capitals, ';', a score of digits.
-_PLAIN_LINE = re.compile(r"^([A-Z]+);([0-9]+(?:\.[0-9]+)?)\n", re.MULTILINE)
-
-
-def _read_words(path: Path, data: bytes | None, min_length: int, max_length: int) -> dict[str, float]:
-    """``{WORD: score}`` as `read_wordlist` gives it, by a faster road when the list allows."""
-    words = None if data is None else _read_plain(data, min_length, max_length)
-    if words is None:
-        words = read_wordlist(path, min_length=min_length, max_length=max_length)
-    return words
-
-
-def _read_plain(data: bytes, min_length: int, max_length: int) -> dict[str, float] | None:
-    """The list read in one pass of a regular expression, or None unless every line is plain.
-
-    `read_wordlist` normalises entries letter by letter: 1.1 s for 300,000
-    lines, where this takes 0.2 s.  A list of plain lines only, no word
-    twice and no score over 100, reads the same either way (file order,
-    float scores, the same lengths kept); on anything else, a bare word, a
-    small letter, a comment, a blank line, this gives up and
-    `read_wordlist` reads the list or names its bad line.
-
-    Examples
-    --------
-    >>> _read_plain(b"CAT;60\\nCOT;50.5\\nOX;40\\n", 3, 25)
-    {'CAT': 60.0, 'COT': 50.5}
-    >>> _read_plain(b"CAT;60\\ncot;50\\n", 3, 25) is None
-    True
-    """
-    if not data.endswith(b"\n"):
-        data += b"\n"  # a last line without its newline is a line all the same
-    try:
-        text = data.decode("ascii")
-    except UnicodeDecodeError:
-        return None
-    pairs = _PLAIN_LINE.findall(text)
-    if len(pairs) != text.count("\n"):
-        return None
-    scored = dict(pairs)  # word -> score text; in C, as is all that follows
-    if len(scored) != len(pairs):
-        return None  # a word twice
-    value = {t: float(t) for t in set(scored.values())}
-    if max(value.values(), default=0.0) > 100:
-        return None
-    words = dict(zip(scored, map(value.__getitem__, scored.values())))
-    if words and (min(map(len, words)) < min_length or max(map(len, words)) > max_length):
-        words = {w: s for w, s in words.items() if min_length <= len(w) <= max_length}
-    return words
 
 
 # -- the cache entry ------------------------------------------------------------
