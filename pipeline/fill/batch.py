@@ -85,6 +85,11 @@ def batch_count(puzzles: int, batch_size: int = DEFAULT_BATCH_SIZE, max_uses: in
     return max(1, min(math.ceil(puzzles / batch_size), max_uses))
 
 
+def _batch_count(puzzles: int, options: dict) -> int:
+    """`batch_count` from `fill_book`'s ``options``, taking ``batch_size`` out of them (the stage has no use for it)."""
+    return batch_count(puzzles, options.pop("batch_size", DEFAULT_BATCH_SIZE), options.get("max_answer_repeats", 1))
+
+
 def book_batches(puzzles: int, batches: int) -> list[range]:
     """The book's positions (0-based) cut into ``batches`` runs of consecutive puzzles, as even as can be.
 
@@ -101,12 +106,12 @@ class _Stage:
     def __init__(self, candidates_path, wordlist_path, book: int, books: int, seed: int, *, batch=0, batches=1,
                  timeout=10.0, max_nodes=None, improve_nodes=0, min_score=None, cache_dir=None, clue_dir=None,
                  clue_file=None, blocklist=None, progress=None, max_answer_repeats=1, answer_gap=DEFAULT_GAP,
-                 repeat_penalty=10.0, batch_size=DEFAULT_BATCH_SIZE, merging=False, shared=None):  # fmt: skip
+                 repeat_penalty=10.0, merging=False, shared=None):  # fmt: skip
         if not 1 <= book <= books:
             raise InputError(f"book {book} is not between 1 and {books}")
         self.policy = ReusePolicy(max_answer_repeats, answer_gap, repeat_penalty)
         self.book, self.seed = book, seed
-        self.batch, self.batches, self.batch_size = batch, batches, batch_size
+        self.batch, self.batches = batch, batches
         self.timeout, self.max_nodes, self.improve_nodes, self.min_score = timeout, max_nodes, improve_nodes, min_score
         self.say = progress or (lambda msg: None)
         shared = {} if shared is None else shared  # what fill_book's batches load once
@@ -205,7 +210,7 @@ class _Stage:
         )
 
     def shortfall(self, filled: int, wanted: int, what: str, where) -> FillShortfall:
-        used_up = sum(1 for w in self.uses.where if not self.uses.allows(w, 10**9))
+        used_up = sum(1 for w, used in self.uses.where.items() if len(used) >= self.uses.limit(w))
         spent = (
             f" The earlier puzzles used up {used_up} answers (max_answer_repeats {self.policy.max_uses}):"
             " a longer book's allowance is larger (max_answer_repeats auto)."
@@ -213,15 +218,12 @@ class _Stage:
             else ""
         )
         return FillShortfall(
-            f"book {self.book}: {what} filled {filled} of {wanted} puzzles from {self.counts_tried()} candidate "
+            f"book {self.book}: {what} filled {filled} of {wanted} puzzles from {sum(self.counts.values())} candidate "
             f"patterns ({self.counts['unfillable']} proven unfillable, {self.counts['timeout']} out of budget at "
             f"{self.timeout:g} s or {self.max_nodes or 'unlimited'} nodes each); generate more patterns "
             f"(patterns_per_shard), relax the filter, raise fill_timeout_s and fill_max_nodes, "
             f"or use a larger word list.{spent} Attempts: {where}"
         )
-
-    def counts_tried(self) -> int:
-        return sum(self.counts.values())
 
 
 def _row(candidate: int, grid, result, puzzle: int | None) -> list[str]:
@@ -238,8 +240,13 @@ def _row(candidate: int, grid, result, puzzle: int | None) -> list[str]:
     ]
 
 
-def _run_batch(stage: _Stage, positions: range, progress: Progress) -> tuple[list[str], list[str]]:
-    """Fill ``positions`` from the batch's share of the pool: (report lines, filled grid texts)."""
+def _run_batch(stage: _Stage, positions: range, report_path=None) -> list[str]:
+    """Fill ``positions`` from the batch's share of the pool: its lines (the batch file's, header aside).
+
+    Raises `FillShortfall` when the share runs out first, after writing the
+    lines to ``report_path`` when given.
+    """
+    progress = Progress(len(positions), stage.say, f"book {stage.book} batch {stage.batch + 1}")
     lines, grids = [], []
     for ci in range(stage.batch, len(stage.pool), stage.batches):
         if len(grids) == len(positions):
@@ -254,7 +261,12 @@ def _run_batch(stage: _Stage, positions: range, progress: Progress) -> tuple[lis
             stage.record(result.words, position)
             grids.append(text)
         progress.update(len(grids), f"candidate {ci + 1} {result.status} in {result.seconds:.2f} s")
-    return lines, grids
+    if len(grids) < len(positions):
+        if report_path is not None:
+            write_text(report_path, _BATCH_HEADER + "".join(lines))
+        where = report_path or "the log above"
+        raise stage.shortfall(len(grids), len(positions), f"batch {stage.batch + 1} of {stage.batches}", where)
+    return lines
 
 
 def fill_batch(candidates_path, wordlist_path, out_path, book: int, books: int, seed: int, puzzles: int,
@@ -266,27 +278,30 @@ def fill_batch(candidates_path, wordlist_path, out_path, book: int, books: int, 
     are `fill_book`'s.  Raises `FillShortfall` (nothing written) when the
     batch's patterns run out first.
     """
-    batches = batch_count(puzzles, options.get("batch_size", DEFAULT_BATCH_SIZE), options.get("max_answer_repeats", 1))
+    batches = _batch_count(puzzles, options)
     if not 0 <= batch < batches:
         raise InputError(f"batch {batch} is not between 0 and {batches - 1} ({puzzles} puzzles in {batches} batches)")
     stage = _Stage(candidates_path, wordlist_path, book, books, seed, batch=batch, batches=batches, **options)
     positions = book_batches(puzzles, batches)[batch]
-    lines, grids = _run_batch(stage, positions, Progress(len(positions), stage.say, f"book {book} batch {batch + 1}"))
-    if len(grids) < len(positions):
-        raise stage.shortfall(len(grids), len(positions), f"batch {batch + 1} of {batches}", "the log above")
+    lines = _run_batch(stage, positions)
     write_text(out_path, _BATCH_HEADER + "".join(lines))
-    return {"filled": len(grids), "tried": len(lines), "seconds": round(stage.search_seconds, 3),
+    return {"filled": len(positions), "tried": len(lines), "seconds": round(stage.search_seconds, 3),
             "load_seconds": round(stage.load_seconds, 3)}  # fmt: skip
 
 
 def _read_batch(path, stage: _Stage, positions: range) -> tuple[list[list[str]], dict[int, tuple[int, str]]]:
     """A batch file's rows and ``{position: (candidate, grid text)}``, checked against the book's pool."""
-    text = read_text(path)
-    lines = text.splitlines()
+    lines = read_text(path).splitlines()
     if not lines or lines[0] + "\n" != _BATCH_HEADER:
         raise InputError("not a fill batch (its first line is not the batch header)", path, 1)
+    return _batch_rows(lines[1:], stage, positions, path)
+
+
+def _batch_rows(lines, stage: _Stage, positions: range, path=None):
+    """`_read_batch` of a batch's lines (no header; line numbers as in its file)."""
     rows, filled = [], {}
-    for lineno, line in enumerate(lines[1:], start=2):
+    for lineno, line in enumerate(lines, start=2):
+        line = line.rstrip("\n")
         row = line.split("\t")
         if len(row) != len(_COLUMNS) + 1 or not row[0].isdigit():
             raise InputError(f"expected {len(_COLUMNS) + 1} tab-separated fields", path, lineno)
@@ -314,7 +329,7 @@ def merge_batches(candidates_path, wordlist_path, batch_paths: list, out_paths: 
     each puzzle filled again).  Returns `fill_book`'s figures.
     """
     puzzles = len(out_paths)
-    batches = batch_count(puzzles, options.get("batch_size", DEFAULT_BATCH_SIZE), options.get("max_answer_repeats", 1))
+    batches = _batch_count(puzzles, options)
     if len(batch_paths) != batches:
         raise InputError(f"{len(batch_paths)} batch files given for {puzzles} puzzles in {batches} batches")
     stage = _Stage(candidates_path, wordlist_path, book, books, seed, batches=batches, merging=True, **options)
@@ -337,12 +352,13 @@ def _merge(stage: _Stage, read: list, out_paths: list, report_path) -> dict:
     for position in range(len(out_paths)):
         ci = chosen[position][0]
         grid = pending.pop(position)
-        later.subtract(grid.words())
+        words = grid.words()
+        later.subtract(words)
         if stage.clues is not None:
             stage.clues.home = homes[position]  # the clue texts dealt to the position's batch first
-        why = stage.refusal(grid.words(), position)
+        why = stage.refusal(words, position)
         if why is None:
-            stage.record(grid.words(), position)
+            stage.record(words, position)
             grids.append(grid)
             continue
         refilled += 1
@@ -461,18 +477,13 @@ def fill_book(candidates_path, wordlist_path, out_paths: list, report_path, book
         Bad arguments, or a bad line in ``clue_file`` or the shards (file and line named).
     """
     puzzles = len(out_paths)
-    batches = batch_count(puzzles, options.get("batch_size", DEFAULT_BATCH_SIZE), options.get("max_answer_repeats", 1))
+    batches = _batch_count(puzzles, options)
     shared: dict = {}
     read = []
     for batch, positions in enumerate(book_batches(puzzles, batches)):
         stage = _Stage(candidates_path, wordlist_path, book, books, seed, batch=batch, batches=batches,
                        shared=shared, **options)  # fmt: skip
-        lines, grids = _run_batch(stage, positions, Progress(len(positions), stage.say, f"book {book} batch {batch + 1}"))
-        if len(grids) < len(positions):
-            write_text(report_path, _BATCH_HEADER + "".join(lines))
-            raise stage.shortfall(len(grids), len(positions), f"batch {batch + 1} of {batches}", report_path)
-        rows = [line.rstrip("\n").split("\t") for line in lines]
-        read.append(([r[:-1] for r in rows], {int(r[7]) - 1: (int(r[0]) - 1, r[8]) for r in rows if r[7]}))
+        read.append(_batch_rows(_run_batch(stage, positions, report_path), stage, positions))
     stage = _Stage(candidates_path, wordlist_path, book, books, seed, batches=batches, merging=True, shared=shared,
                    **options)  # fmt: skip
     return _merge(stage, read, out_paths, report_path)
