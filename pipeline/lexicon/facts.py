@@ -31,7 +31,8 @@ CITY_MIN = 1_000_000
 #: Place names read with "the": the last word of a group or a union ...
 _THE_LAST = ("Islands", "Isles", "Mountains", "Hills", "Highlands", "Lowlands", "Territories", "Indies", "States",
              "Emirates", "Kingdom", "Republic", "Lakes", "Plains", "Keys")  # fmt: skip
-#: ... and names that are plurals (hand-written: "Texas", "Wales" and "Athens" end in s too).
+#: ... and names read with "the" whatever their last word: plurals and a few others (hand-written, as
+#: "Texas", "Wales" and "Athens" end in s too).
 _THE_NAMES = {"Netherlands", "Philippines", "Bahamas", "Gambia", "Maldives", "Comoros", "Seychelles", "Alps", "Andes",
               "Americas", "Antilles", "Apennines", "Balkans", "Berkshires", "Carolinas", "Catskills", "Cyclades",
               "Dardanelles", "Everglades", "Fens", "Hebrides", "Himalayas", "Marquesas", "Pyrenees", "Rockies",
