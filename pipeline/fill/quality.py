@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 
 from .problem import FillProblem
-from .search import FILLED, UNFILLABLE, Filler, FillResult
+from .search import FILLED, UNFILLABLE, Exclusions, Filler, FillResult
 
 __all__ = ["GRADES", "PATIENCE", "RELAX_SHARE", "SCARCE", "fill_best", "fill_graded"]
 
@@ -97,6 +97,7 @@ def fill_best(
     start = time.perf_counter()
     deadline = start + timeout
     problem = FillProblem(grid)  # one for every round
+    exclusions = Exclusions(exclude, penalty)  # and one list of excluded and penalised words
     nodes_left = max_nodes
     floor = min_score
     best = None
@@ -112,7 +113,7 @@ def fill_best(
         if left <= 0 and rounds:  # the first round always runs: it is the result when nothing fills
             wall_clock = True
             break
-        filler = Filler(problem, index, seed=seed + rounds, min_score=floor, exclude=exclude, penalty=penalty)
+        filler = Filler(problem, index, seed=seed + rounds, min_score=floor, exclusions=exclusions)
         result = filler.fill(left, nodes_left)
         rounds += 1
         total_nodes += result.nodes

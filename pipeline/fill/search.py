@@ -23,7 +23,7 @@ from . import _kernel
 from .index import WordIndex
 from .problem import FillProblem
 
-__all__ = ["FillResult", "Filler", "adjusted_score", "FILLED", "UNFILLABLE", "TIMEOUT"]
+__all__ = ["Exclusions", "FillResult", "Filler", "adjusted_score", "FILLED", "UNFILLABLE", "TIMEOUT"]
 
 FILLED = "filled"
 UNFILLABLE = "unfillable"
@@ -211,6 +211,7 @@ class Filler:
         good=None,
         relax_share: float = 0.5,
         patience: int | None = None,
+        exclusions: Exclusions | None = None,
     ):
         self.good = good
         self.relax_share = relax_share
@@ -222,8 +223,9 @@ class Filler:
         self.index = index
         self.seed = seed
         self.min_score = min_score
-        self.exclude = set(exclude)
-        self.penalty = {w: p for w, p in (penalty or {}).items() if p > 0}
+        self.exclusions = exclusions if exclusions is not None else Exclusions(exclude, penalty)
+        self.exclude = self.exclusions.exclude
+        self.penalty = self.exclusions.penalty
         self.first_cutoff = first_cutoff
         self.look = max(1, look)
         self.lidx = [index[n] for n in self.problem.lengths]
@@ -236,9 +238,6 @@ class Filler:
         for cell, letter in p.given.items():
             cset[cell] = 1 << (ord(letter) - 65)
         limit, banned, moved = [], [], []
-        excluded: dict[int, list[str]] = {}  # by length, so each length looks up only its own words
-        for w in self.exclude:
-            excluded.setdefault(len(w), []).append(w)
         per_length: dict[tuple, tuple] = {}
         for li, spec in zip(self.lidx, self.floors):
             grades = tuple(spec) if isinstance(spec, (list, tuple)) else (spec,)
@@ -246,10 +245,8 @@ class Filler:
             key = (li.length, grades)
             if key not in per_length:
                 lims = [len(li) if g is None else li.count_at_least(g) for g in grades]
-                mine = excluded.get(li.length)
-                out = {li.position[w] for w in mine if w in li.position} if mine else set()
-                order = _moved(li, self.penalty, grades[-1], lims[-1], out) if self.penalty else []
-                per_length[key] = (lims if len(lims) > 1 else lims[0], sorted(out), order)
+                out, order = self.exclusions.for_slot(li, grades[-1], lims[-1])
+                per_length[key] = (lims if len(lims) > 1 else lims[0], out, order)
             lim, out, order = per_length[key]
             limit.append(lim)
             banned.append(out)
@@ -291,29 +288,62 @@ class Filler:
         return r
 
 
-def _moved(li, penalty: dict, min_score, limit: int, banned: set) -> list[int]:
-    """The penalised words of one length as the kernel takes them.
+class Exclusions:
+    """The words searches may not use and the penalised ones, worked out per length once for many searches
+    of one index.
 
-    Flat ``[rank, k, rank, k, ...]`` in the order of their lowered scores
-    (then the word, as the index orders ties), where ``rank`` is how many
-    words of the index come before the lowered word.  Words the floor now
-    rules out are added to ``banned`` instead.
+    `fill_best` runs one search after another on the same grid with the
+    same ``exclude`` and ``penalty`` and a rising floor; what each length's
+    words become for the kernel (the excluded words' places, the penalised
+    words' places in the lowered order) does not depend on the floor, so it
+    is found once, here, and each search only cuts it at its floor.
     """
-    key = lambda i: (-li.scores[i], li.words[i])  # noqa: E731 -- the index's own order
-    entries = []
-    for w, points in penalty.items():
-        k = li.position.get(w)
-        if k is None or k >= limit or k in banned:
-            continue
-        score = adjusted_score(li.scores[k], w, penalty)
-        if min_score is not None and score < min_score:
-            banned.add(k)
-            continue
-        entries.append(((-score, w), k))
-    out = []
-    for sort_key, k in sorted(entries):
-        out += [bisect.bisect_left(range(len(li)), sort_key, key=key), k]
-    return out
+
+    def __init__(self, exclude=(), penalty=None):
+        self.exclude = set(exclude)
+        self.penalty = {w: p for w, p in (penalty or {}).items() if p > 0}
+        self._excluded: dict[int, list[str]] = {}  # by length, so each length looks up only its own words
+        for w in self.exclude:
+            self._excluded.setdefault(len(w), []).append(w)
+        self._penalised: dict[int, list[str]] = {}
+        for w in self.penalty:
+            self._penalised.setdefault(len(w), []).append(w)
+        self._done: dict[int, tuple] = {}
+
+    def _length(self, li) -> tuple[set[int], list[tuple]]:
+        """The excluded words' places in ``li``, and the penalised words' ``(lowered score, rank, place)``
+        in their lowered order, ``rank`` being how many words of the index come before the lowered word."""
+        got = self._done.get(li.length)
+        if got is None:
+            position = li.position
+            out = {position[w] for w in self._excluded.get(li.length, ()) if w in position}
+            entries = []
+            for w in self._penalised.get(li.length, ()):
+                k = position.get(w)
+                if k is not None and k not in out:
+                    score = adjusted_score(li.scores[k], w, self.penalty)
+                    entries.append(((-score, w), k, score))
+            entries.sort()
+            key = lambda i: (-li.scores[i], li.words[i])  # noqa: E731 -- the index's own order
+            ranked = [(score, bisect.bisect_left(range(len(li)), sort_key, key=key), k) for sort_key, k, score in entries]
+            got = self._done[li.length] = (out, ranked)
+        return got
+
+    def for_slot(self, li, floor, limit: int) -> tuple[list[int], list[int]]:
+        """What the kernel takes for a slot of ``li``'s length whose words are the first ``limit`` (``floor`` their
+        lowest score): the places of its banned words (sorted), and its penalised words as ``[rank, place, ...]``
+        in their lowered order.  A penalised word the floor now rules out is banned instead."""
+        out, ranked = self._length(li)
+        banned = set(out)
+        moved: list[int] = []
+        for score, rank, k in ranked:
+            if k >= limit:
+                continue
+            if floor is not None and score < floor:
+                banned.add(k)
+            else:
+                moved += [rank, k]
+        return sorted(banned), moved
 
 
 def check_fill(grid: Grid, words, problem: FillProblem, index: WordIndex, exclude=()) -> None:
