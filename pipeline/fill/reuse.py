@@ -18,11 +18,11 @@ that batches rarely want the same thing, each is dealt its share of the
 book: batch ``j`` of ``B`` (never more batches than ``max_uses``) may use
 an answer ``max_uses // B`` times, plus once more for ``max_uses % B`` of
 the batches chosen by the answer's checksum (of its clue texts, when it has
-fewer than ``max_uses``), and reserves first the clue texts whose checksum
-falls to it.  The shares add up to the book's allowance, so batches seldom
-overspend it together; the gap across a batch boundary, and clue texts
-shared by two answers, are left for the merge to check, and it fills again
-the puzzles that break them.
+fewer than ``max_uses``), and clues them from the texts dealt to it
+(`ClueBook.owners`: at least its share, and no other batch's).  The shares
+add up to the book's allowance and the texts are disjoint, so batches do
+not overspend either together; the gap across a batch boundary is left for
+the merge to check, and it repairs the puzzles that break it.
 """
 
 from __future__ import annotations
@@ -140,12 +140,12 @@ class ClueBook:
     reserved, and a clue that gives its word away is none of its clues
     (`pipeline.model.cluetext.clue_leaks`); both are looked for only in the
     clues of answers a fill actually uses (checking every clue of the list
-    would cost seconds a book).  Batch ``batch`` of ``batches`` reserves the
-    clue texts dealt to it (`dealt`) first, so batches seldom want the same
-    one (``home``: the batch whose texts come first); with ``deal``, a text
-    several answers share ("Kind of bone") is left to the batch it is dealt
-    to.  ``raw`` is the clues as read before, for another batch of the same
-    book in the same process.
+    would cost seconds a book).  Each clue text is dealt to one batch of
+    ``batches`` (`owners`); with ``deal``, batch ``batch`` uses only its own,
+    so batches never want the same one.  Without it (the merge) every text
+    may be used, those dealt to ``home`` (the batch of the puzzle at hand)
+    first, as that batch chose them.  ``raw`` is the clues as read before,
+    for another batch of the same book in the same process.
     """
 
     def __init__(self, clue_dir, words, clue_file=None, blocklist=None, batch: int = 0, batches: int = 1, raw=None,
@@ -159,13 +159,47 @@ class ClueBook:
                 self.words_of.setdefault(k, []).append(w)
         #: How many clue texts each answer has (before any is dealt away).
         self.counts = {w: len(ks) for w, ks in self.keys.items()}
+        #: ``{answer: {clue key: batch}}``: the batch each of an answer's clue texts is dealt to (`owners`).
+        self.owner = {w: self.owners(w, ks) for w, ks in self.keys.items()} if batches > 1 else {}
         if deal and batches > 1:
-            mine = lambda k: len(self.words_of[k]) == 1 or dealt(k, batches) == batch  # noqa: E731
-            self.keys = {w: [k for k in ks if mine(k)] for w, ks in self.keys.items()}
+            self.keys = {w: [k for k in ks if self.owner[w][k] == batch] for w, ks in self.keys.items()}
         self.checked: set[str] = set()
         self.reserved: set[str] = set()
         self.blocklist = blocklist
         self.unusable = {w for w in words if not self.keys.get(w)}
+
+    def owners(self, word: str, keys: list[str]) -> dict[str, int]:
+        """The batch each of ``word``'s clue ``keys`` is dealt to.
+
+        A text several answers share goes to one batch by its checksum.  The
+        answer's own texts go round the batches from batch ``-d mod B``
+        (``d`` the answer's checksum), each to the next batch still short of
+        its part of the ``n`` texts (``n // B``, and one more for the
+        ``n % B`` batches from ``-d mod B`` on).  That part is at least the
+        batch's share of the answer's uses (`ReusePolicy.uses_in` deals the
+        extra uses by the same rule), so a batch has a text for each of its
+        uses (unless shared texts crowd one batch), and batches that clue
+        from their own texts never want the same one.
+        """
+        b, n, d = self.batches, len(keys), dealt(word, self.batches)
+        short = [n // b + ((d + j) % b < n % b) for j in range(b)]
+        out = {}
+        for k in keys:
+            if len(self.words_of[k]) > 1:
+                out[k] = j = dealt(k, b)
+                short[j] -= 1
+        turn = 0
+        for k in keys:
+            if k in out:
+                continue
+            for _ in range(b):  # the next batch still short (or, when none is, the next)
+                j = (turn - d) % b
+                turn += 1
+                if short[j] > 0:
+                    break
+            out[k] = j
+            short[j] -= 1
+        return out
 
     def _free(self, key) -> bool:
         if key in self.reserved:
@@ -184,7 +218,8 @@ class ClueBook:
                 self.keys[word] = [k for k in self.keys.get(word, []) if k in ok]
         keys = self.keys.get(word, [])
         if self.batches > 1 and len(keys) > 1:  # the clue texts dealt to this batch first
-            keys = sorted(keys, key=lambda k: dealt(k, self.batches) != self.home)
+            owner = self.owner[word]
+            keys = sorted(keys, key=lambda k: owner[k] != self.home)
         return keys
 
     def left(self, word) -> int:
