@@ -288,6 +288,55 @@ def test_best_mode_lifts_the_weakest_entry():
         assert fill_grid(grid, idx, min_score=best.extra["bound"], timeout=30).status == UNFILLABLE
 
 
+def test_best_mode_keeps_given_entries_and_lifts_the_others():
+    """A grid given whole entries (a repair keeps most of a fill): those stay, whatever they score,
+    and the rounds lift the weakest of the entries the search chose."""
+    from pipeline.fill.quality import fill_best
+    from pipeline.fill.search import Filler
+
+    rnd = random.Random(5)
+    words = {"".join(rnd.choice("AEIOURSTLNDC") for _ in range(4)): rnd.randint(20, 100) for _ in range(1500)}
+    words["SALE"] = 1  # under the floor, and given
+    idx = WordIndex(words)
+    grid = parse_grid("SALE\n....\n....\n....")
+    first = fill_grid(grid, idx, seed=2, timeout=30, min_score=None)
+    best = fill_best(grid, idx, seed=2, timeout=30, min_score=20)
+    assert first.status == best.status == FILLED and best.grid.row_strings()[0] == "SALE"
+    assert_valid(best, grid, words)
+    chosen = lambda r: min(words[w] for w in r.words if w != "SALE")  # noqa: E731
+    assert best.min_entry_score == 1 and best.extra["rounds"] >= 2 and chosen(best) >= chosen(first)
+    if best.extra["bound"] is not None:  # nothing better: the next floor, on the chosen entries only, fails
+        floors = [0] + [best.extra["bound"]] * 7
+        assert Filler(grid, idx, floors=floors).fill(timeout=30).status == UNFILLABLE
+
+
+def test_clue_texts_are_dealt_to_one_batch_each_and_cover_its_share(tmp_path):
+    from pipeline.fill.reuse import ClueBook, ReusePolicy
+    from pipeline.model.cluefile import write_shards
+
+    clues = {"ERA": [f"Age number {i}" for i in range(7)] + ["Long time"], "EON": ["Long time", "Ages"],
+             "ALOE": ["Soothing plant"], "ONO": ["Yoko", "Hawaiian fish"]}  # fmt: skip
+    write_shards(tmp_path, clues)
+    words = sorted(clues)
+    policy = ReusePolicy(max_uses=5)
+    books = [ClueBook(tmp_path, words, batch=j, batches=3, deal=True) for j in range(3)]
+    for w in words:
+        own = [set(book.keys[w]) for book in books]
+        assert sum(map(len, own)) == len(clues[w]), w  # every text dealt once ...
+        assert not (own[0] & own[1] or own[0] & own[2] or own[1] & own[2]), w  # ... to one batch
+        # ... and each batch has a text for each use of its share (the shared text aside: ERA's 7 own
+        # texts cover the shares whichever batch "Long time" falls to).
+        for j, keys in enumerate(own):
+            if w != "EON":
+                assert len(keys) >= policy.uses_in(w, j, 3, len(clues[w])), (w, j, keys)
+    # The merge sees every text, the home batch's first, in the order that batch saw them.
+    merge = ClueBook(tmp_path, words, batches=3)
+    for j in range(3):
+        merge.home = j
+        keys = merge._keys("ERA")
+        assert keys[: len(books[j].keys["ERA"])] == books[j].keys["ERA"] and len(keys) == 8
+
+
 # -- penalties: a book's repeated answers score lower -------------------------
 
 
@@ -533,7 +582,10 @@ def test_batches_in_parallel_jobs_give_the_books_bytes_and_keep_the_policy(engli
         return [line.split("\t")[:3] + line.split("\t")[4:] for line in path.read_text().splitlines()]
 
     assert untimed(tmp_path / "report.tsv") == untimed(folder / "batched" / "report.tsv")
-    assert "refilled: answers used too often or too recently" in (tmp_path / "report.tsv").read_text()
+    report = (tmp_path / "report.tsv").read_text()
+    assert "refilled: answers used too often or too recently" in report
+    # The merge first tries a repair: the answers at fault and their crossings filled again, the rest kept.
+    assert "\tmerge\trepair: kept " in report
     # A batch file that does not match the book's patterns is refused, naming it.
     bad = tmp_path / "bad.tsv"
     lines = batches[1].read_text().splitlines(keepends=True)

@@ -10,8 +10,10 @@ one job each (`fill_batch`), and then merged in book order (`merge_batches`):
   that cannot be filled within the budget is reported and the next is tried.
 * The merge walks the book in order with the whole book's policy.  A batch's
   puzzle that breaks it (an answer back within ``gap`` puzzles of its last
-  use, across a batch boundary) is filled again on its own pattern with
-  those answers banned, or on a pattern no batch tried.
+  use, across a batch boundary) is repaired: those answers and the entries
+  crossing them are emptied and filled again around the rest, with those
+  answers banned; failing that, it is filled again on its own pattern, or
+  on a pattern no batch tried.
 
 Every step is decided by the seed and the node budgets, never by which job
 ran first or on how many cores, so a book comes out byte for byte the
@@ -37,7 +39,7 @@ from collections import Counter
 
 from ..model.errors import InputError
 from ..model.fileio import read_text, write_all, write_text
-from ..model.grid import parse_grid
+from ..model.grid import EMPTY, Grid, parse_grid
 from ..model.hexcodec import encode_grid, read_pattern_file
 from ..model.progress import Progress
 from ..model.seeds import derive_seed
@@ -160,12 +162,15 @@ class _Stage:
         self._check_clock(result, where)
         return result
 
-    def fill_at(self, grid, position: int, seed: int, where: str, ahead=frozenset()):
+    def fill_at(self, grid, position: int, seed: int, where: str, ahead=frozenset(), kept=frozenset()):
         """Fill ``grid`` as the book's puzzle at ``position``, without the words of ``ahead``; two
         answers sharing their only clue ban the later one and fill again.  The result's scores
-        are the list's (the search judged fills on the scores less the repeat penalty)."""
+        are the list's (the search judged fills on the scores less the repeat penalty, which
+        spares the entries ``kept`` from an earlier fill of ``grid``)."""
         banned = self.banned(position) | ahead
         penalty = self.uses.penalty(banned)
+        if penalty and kept:
+            penalty = {w: p for w, p in penalty.items() if w not in kept}
         result = self._search(grid, seed, banned, penalty, where)
         while self.clues is not None and result.status == FILLED:
             clash = self.clues.clash(result.words)
@@ -179,15 +184,15 @@ class _Stage:
         self.counts[result.status] += 1
         return result
 
-    def refusal(self, words, position: int) -> str | None:
-        """Why the book may not take a fill of ``words`` at ``position`` (None: it may)."""
-        early = [w for w in words if w in self.blocked or not self.uses.allows(w, position)]
+    def refusal(self, words, position: int) -> tuple[str, set[str]] | None:
+        """Why the book may not take a fill of ``words`` at ``position``, and the answers at fault (None: it may)."""
+        early = {w for w in words if w in self.blocked or not self.uses.allows(w, position)}
         if early:
-            return "answers used too often or too recently: " + ", ".join(sorted(set(early))[:5])
+            return "answers used too often or too recently: " + ", ".join(sorted(early)[:5]), early
         if self.clues is not None:
             clash = self.clues.clash(words)
             if clash is not None:
-                return f"no clue text left for {clash}"
+                return f"no clue text left for {clash}", {clash}
         return None
 
     def record(self, words, position: int) -> None:
@@ -238,6 +243,22 @@ def _row(candidate: int, grid, result, puzzle: int | None) -> list[str]:
         "" if result.min_entry_score is None else f"{result.min_entry_score:g}",
         "" if puzzle is None else str(puzzle),
     ]
+
+
+def _opened(grid, answers):
+    """``grid`` with its entries ``answers``, and the entries crossing them, emptied.
+
+    The crossing entries go too: kept, each would leave only the letter it
+    had where it crosses, and the answer would come back.
+    """
+    slots = grid.slots()
+    at_fault = {cell for slot in slots if grid.word(slot) in answers for cell in slot.cells}
+    cells = list(grid.cells)
+    for slot in slots:
+        if at_fault.intersection(slot.cells):
+            for cell in slot.cells:
+                cells[cell] = EMPTY
+    return Grid(grid.rows, grid.cols, cells)
 
 
 def _run_batch(stage: _Stage, positions: range, report_path=None) -> list[str]:
@@ -356,11 +377,12 @@ def _merge(stage: _Stage, read: list, out_paths: list, report_path) -> dict:
         later.subtract(words)
         if stage.clues is not None:
             stage.clues.home = homes[position]  # the clue texts dealt to the position's batch first
-        why = stage.refusal(words, position)
-        if why is None:
+        refused = stage.refusal(words, position)
+        if refused is None:
             stage.record(words, position)
             grids.append(grid)
             continue
+        why, at_fault = refused
         refilled += 1
         row = next(r for r in rows if r[7] == str(position + 1))
         row[7], row[-1] = "", f"refilled: {why}"
@@ -371,11 +393,17 @@ def _merge(stage: _Stage, read: list, out_paths: list, report_path) -> dict:
         ahead |= {w for w, n in later.items() if n > 0 and len(stage.uses.where.get(w, ())) + n >= stage.policy.max_uses}
         if stage.clues is not None:  # and answers whose clue texts left are all wanted later
             ahead |= {w for w, n in later.items() if n > 0 and stage.clues.left(w) <= n}
-        for cj in [ci, *spares]:
-            result = stage.fill_at(stage.pool[cj], position, derive_seed(stage.seed, "refill", stage.book, position, cj),
-                                   f"puzzle {position + 1}", ahead)  # fmt: skip
+        # First the batch's fill with the answers at fault (and those ahead) and the entries crossing
+        # them filled again around the rest; then the whole pattern, then the spare patterns.
+        opened = _opened(grid, at_fault | ahead)
+        kept = {w for w in opened.words() if EMPTY not in w}
+        attempts = [("repair", ci, opened), *(("refill", cj, stage.pool[cj]) for cj in [ci, *spares])]
+        for kind, cj, start in attempts:
+            result = stage.fill_at(start, position, derive_seed(stage.seed, kind, stage.book, position, cj),
+                                   f"puzzle {position + 1}", ahead, kept if kind == "repair" else ())  # fmt: skip
             filled = result.status == FILLED
-            rows.append([*_row(cj, stage.pool[cj], result, position + 1 if filled else None), "merge", ""])
+            note = f"repair: kept {len(kept)} of its {len(words)} entries" if kind == "repair" else ""
+            rows.append([*_row(cj, stage.pool[cj], result, position + 1 if filled else None), "merge", note])
             if cj != ci:
                 spares.remove(cj)
             if filled:

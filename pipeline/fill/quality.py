@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 
 from .problem import FillProblem
-from .search import FILLED, UNFILLABLE, Exclusions, Filler, FillResult
+from .search import FILLED, UNFILLABLE, Exclusions, Filler, FillResult, adjusted_score
 
 __all__ = ["GRADES", "PATIENCE", "RELAX_SHARE", "SCARCE", "fill_best", "fill_graded"]
 
@@ -37,9 +37,17 @@ PATIENCE = 400
 
 
 def _better(a: FillResult, b: FillResult | None) -> bool:
+    """Whether ``a`` is a better fill than ``b``: a higher weakest entry (of those it chose), then a higher mean."""
     if b is None:
         return True
-    return (a.min_entry_score, a.score) > (b.min_entry_score, b.score)
+    weakest = lambda r: r.extra.get("weakest_open", r.min_entry_score)  # noqa: E731
+    return (weakest(a), a.score) > (weakest(b), b.score)
+
+
+def _weakest(result: FillResult, fixed: list[bool], index, penalty) -> float:
+    """The lowest (penalised) score of the entries ``result`` chose, those of the ``fixed`` slots aside."""
+    words = [result.grid.word(slot) for slot, f in zip(result.grid.slots(), fixed) if not f]
+    return min(adjusted_score(index.score(w), w, penalty) for w in words)
 
 
 def fill_best(
@@ -98,6 +106,11 @@ def fill_best(
     deadline = start + timeout
     problem = FillProblem(grid)  # one for every round
     exclusions = Exclusions(exclude, penalty)  # and one list of excluded and penalised words
+    # Entries the grid gives whole are kept as they are: no floor for them, and the fills are judged
+    # on the others.
+    given = problem.given
+    fixed = [all(c in given for c in cells) for cells in problem.cells]
+    floors = [0 if f else None for f in fixed] if any(fixed) else None
     nodes_left = max_nodes
     floor = min_score
     best = None
@@ -113,7 +126,7 @@ def fill_best(
         if left <= 0 and rounds:  # the first round always runs: it is the result when nothing fills
             wall_clock = True
             break
-        filler = Filler(problem, index, seed=seed + rounds, min_score=floor, exclusions=exclusions)
+        filler = Filler(problem, index, seed=seed + rounds, min_score=floor, floors=floors, exclusions=exclusions)
         result = filler.fill(left, nodes_left)
         rounds += 1
         total_nodes += result.nodes
@@ -127,12 +140,14 @@ def fill_best(
             if result.status == UNFILLABLE and best is not None:
                 bound = floor
             break
+        if floors is not None:
+            result.extra["weakest_open"] = _weakest(result, fixed, index, exclusions.penalty)
         if _better(result, best):
             best = result
             if progress:
                 progress(f"round {rounds}: weakest entry {best.min_entry_score:g}, mean {best.score:.1f}")
         # Ban every word as weak as this fill's weakest and fill again.
-        floor = result.min_entry_score + 1e-9
+        floor = result.extra.get("weakest_open", result.min_entry_score) + 1e-9
     out = best or first
     out.seconds = time.perf_counter() - start
     out.nodes = total_nodes
