@@ -297,12 +297,13 @@ rule clue:
         difficulty=config["difficulty"],
         clue_file=lambda w, input: " ".join(f"--clue-file {shlex.quote(c)}" for c in input.clue_file),
         blocklists=BLOCK_ARGS,
+        cache=f"{OUT}/cache",
     log:
         f"{OUT}/logs/clue/book-{{book}}.log",
     benchmark:
         f"{OUT}/benchmarks/clue/book-{{book}}.tsv"
     shell:
-        "xw clue {input.grids} --clues {input.clues} {params.clue_file} --out {output}"
+        "xw clue {input.grids} --clues {input.clues} {params.clue_file} --cache {params.cache} --out {output}"
         " --max-answer-repeats {params.repeats} --missing-clues {params.missing}"
         " --missing-list {params.missing_list} {params.prefer} --difficulty {params.difficulty} {params.blocklists}"
         " --author {params.author:q} --copyright {params.copyright:q} > {log} 2>&1"

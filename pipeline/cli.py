@@ -466,6 +466,8 @@ def _cmd_clue(args) -> int:
         missing_path=args.missing_list,
         prefer_chars=args.prefer_chars,
         difficulty=args.difficulty,
+        cache_dir=args.cache,
+        progress=_progress(args.quiet),
     )
     print(json.dumps(stats, sort_keys=True))
     return EXIT_OK
@@ -819,7 +821,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-nodes", type=int, help="words tried per pattern (reproducible budget)")
     s.add_argument("--improve-nodes", type=int, default=0, help="words tried after a fill, for a better one")
     s.add_argument("--min-score", type=float)
-    s.add_argument("--cache", type=Path)
+    s.add_argument("--cache", type=Path, help="folder for the cached word index and clue shards")
     s.add_argument(
         "--clues",
         type=Path,
@@ -866,6 +868,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("fills", nargs="+", type=Path)
     s.add_argument("--clues", required=True, type=Path, help="folder of _xx.txt shards")
     s.add_argument("--clue-file", type=Path, help="your own ANSWER|clue file, read first and preferred")
+    s.add_argument("--cache", type=Path, help="folder where the shards are cached once read")
     s.add_argument("--out", required=True, nargs="+", type=Path)
     s.add_argument("--title", default="Puzzle {k}")
     s.add_argument("--author", default="")

@@ -44,6 +44,7 @@ from .model.cluetext import clue_leaks
 from .model.errors import InputError
 from .model.fileio import read_text, write_all, write_text
 from .model.grid import parse_grid
+from .model.progress import Progress
 from .model.puzzle import Puzzle, ipuz_text
 
 __all__ = ["DIFFICULTIES", "MissingClues", "MISSING_MODES", "MISSING_LIST", "assign_distinct", "clue_book",
@@ -151,6 +152,8 @@ def clue_book(
     missing_path=None,
     prefer_chars: int | None = None,
     difficulty="medium",
+    cache_dir=None,
+    progress=None,
 ) -> dict:
     """Clue the filled grids of one book and write one ``.ipuz`` per grid.
 
@@ -187,6 +190,10 @@ def clue_book(
         ``easy``, ``medium`` or ``hard`` (`DIFFICULTIES`), for the book or
         one a puzzle: which level of clue each entry takes first
         (`preferred_levels`); an answer's other clues follow.
+    cache_dir : path, optional
+        Where the shards are cached once read (`pipeline.model.cluefile.read_shards_cached`).
+    progress : callable, optional
+        Called with a line of progress (puzzles done, rate, time left) now and then.
 
     Returns
     -------
@@ -245,7 +252,7 @@ def clue_book(
     _check_answers(puzzles_of, max_answer_repeats, blocklist)
     answers = set(puzzles_of)
     mine = read_shard(clue_file, answers) if clue_file is not None else {}
-    shards = read_clues_for(clue_dir, answers)
+    shards = read_clues_for(clue_dir, answers, cache_dir=cache_dir)
     # answer -> [(own, level, text)]: the user's clues first
     clues = {a: [(True, *clue_level(c)) for c in mine.get(a, ())] + [(False, *clue_level(c)) for c in shards.get(a, ())]
              for a in answers if a in mine or a in shards}  # fmt: skip
@@ -255,7 +262,11 @@ def clue_book(
     options = []
     text_of: dict[str, str] = {}
     level_of: dict[tuple[str, str], str] = {}  # (answer, clue key) -> its level
-    for (_, _, answer), wanted in zip(entries, prefer):
+    done, current = Progress(len(grids), progress or (lambda line: None), "clues"), 1
+    for (k, _, answer), wanted in zip(entries, prefer):
+        if k != current:
+            done.update(current, "clue texts checked")
+            current = k
         keys, rank = [], {}
         for own, level, text in clues.get(answer, ()):
             key = clue_key(text)
@@ -276,6 +287,7 @@ def clue_book(
             level_of.setdefault((answer, key), level)
         keys.sort(key=rank.__getitem__)  # stable: in list order within a rank
         options.append(keys)
+    done.update(len(grids), "clue texts checked; choosing one for each entry")
     chosen_key = assign_distinct(options)
     unclued = []
     chosen: list[dict] = [{} for _ in grids]

@@ -414,3 +414,33 @@ def test_review_lists_printed_clues_with_source_level_and_flags(tmp_path, capsys
     printed = capsys.readouterr().out.splitlines()
     assert "book/1.ipuz\t1-Down\tCOW|___ bell\tshards\teasy\tblank" in printed
     assert not any("ORE|" in line for line in printed)  # unflagged: left out with --flagged
+
+
+def test_shard_cache_reads_the_same_clues_and_never_a_stale_or_damaged_entry(tmp_path):
+    from pipeline.model.cluefile import read_clues_for
+
+    fills, shard_dir = _setup(tmp_path, {**CLUES, "OBOE": ["Reed instrument", "hard: Orchestra tuner"]})
+    cache = tmp_path / "cache"
+    answers = [*CLUES, "OBOE", "NONE"]
+    plain = read_clues_for(shard_dir, answers)
+    assert read_clues_for(shard_dir, answers, cache_dir=cache) == plain  # built ...
+    (entry,) = cache.glob("clues-v*")
+    assert read_clues_for(shard_dir, answers, cache_dir=cache) == plain  # ... and read
+    # An edited shard is read afresh (a new entry), a damaged entry is rebuilt.
+    with open(shard_dir / "_or.txt", "a") as f:
+        f.write("ORE|Vein contents\n")
+    assert read_clues_for(shard_dir, ["ORE"], cache_dir=cache)["ORE"][-1] == "Vein contents"
+    assert len(list(cache.glob("clues-v*"))) == 2
+    entry.write_bytes(entry.read_bytes()[:-9] + b"XXXXXXXXX")
+    (shard_dir / "_or.txt").write_text("ORE|Mined rock\nORE|Metal source\n")
+    assert read_clues_for(shard_dir, answers, cache_dir=cache) == plain
+    # A bad line is named, cache or not, and nothing is cached for it.
+    (shard_dir / "_ca.txt").write_text("CAT|Feline\nCAT\n")
+    with pytest.raises(InputError, match=r"_ca\.txt:2: no '\|'"):
+        read_clues_for(shard_dir, answers, cache_dir=cache)
+    # The clue stage reads through it to the same puzzles.
+    (shard_dir / "_ca.txt").write_text("CAT|Feline\n")
+    kw = {"max_answer_repeats": 2, "missing": "leave"}
+    a = clue_book(fills, shard_dir, [tmp_path / "a1.ipuz", tmp_path / "a2.ipuz"], **kw)
+    b = clue_book(fills, shard_dir, [tmp_path / "b1.ipuz", tmp_path / "b2.ipuz"], cache_dir=cache, **kw)
+    assert a == b and (tmp_path / "a2.ipuz").read_text() == (tmp_path / "b2.ipuz").read_text()

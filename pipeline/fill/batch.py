@@ -130,7 +130,7 @@ class _Stage:
         self.clues = None
         if clue_dir is not None:
             self.clues = ClueBook(clue_dir, shared["words"], clue_file, blocklist, batch, batches, raw=shared.get("raw"),
-                                  deal=not merging)  # fmt: skip
+                                  deal=not merging, cache_dir=cache_dir)  # fmt: skip
             shared["raw"] = self.clues.raw
         if merging or batches == 1:
             self.uses = Uses(self.policy)
@@ -471,7 +471,7 @@ def fill_book(candidates_path, wordlist_path, out_paths: list, report_path, book
         min_score : float, optional
             No word scoring under it.
         cache_dir : path, optional
-            The word index's cache.
+            Where the word index and the clue shards are cached once read.
         clue_dir : path, optional
             The clue shards; when given, only words that can still get a clue
             of their own in this book are used.

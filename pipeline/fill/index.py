@@ -26,7 +26,7 @@ import sys
 from array import array
 from pathlib import Path
 
-from ..model.fileio import write_bytes
+from ..model.fileio import prune_beside, write_bytes
 from ..model.wordlist import read_wordlist
 from ._kernel import Words
 
@@ -335,7 +335,7 @@ def load_index(
         if progress is not None:
             progress(f"index cache not written ({e.strerror or e}: {e.filename or cache_dir}); going on without it")
         return index
-    _prune(entry)
+    prune_beside(entry, "index-v*", _KEEP_ENTRIES)
     return index
 
 
@@ -418,23 +418,3 @@ def _parse_entry(data: bytes) -> WordIndex | None:
     except (struct.error, TypeError, ValueError):
         return None
     return index if at == len(body) else None
-
-
-def _prune(entry: Path) -> None:
-    """Remove all but the newest `_KEEP_ENTRIES` index entries beside ``entry`` (never ``entry``)."""
-    others = []
-    try:
-        for p in entry.parent.glob("index-v*"):
-            try:
-                others.append((p.stat().st_mtime, p.name, p))
-            except OSError:
-                continue  # removed meanwhile by another job
-    except OSError:
-        return  # a folder we may write but not list: left as it is
-    others.sort(reverse=True)
-    for _, name, p in others[_KEEP_ENTRIES:]:
-        if name != entry.name:
-            try:
-                p.unlink()
-            except OSError:
-                pass

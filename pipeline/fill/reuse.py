@@ -145,12 +145,13 @@ class ClueBook:
     so batches never want the same one.  Without it (the merge) every text
     may be used, those dealt to ``home`` (the batch of the puzzle at hand)
     first, as that batch chose them.  ``raw`` is the clues as read before,
-    for another batch of the same book in the same process.
+    for another batch of the same book in the same process; ``cache_dir``
+    caches the shards (`pipeline.model.cluefile.read_shards_cached`).
     """
 
     def __init__(self, clue_dir, words, clue_file=None, blocklist=None, batch: int = 0, batches: int = 1, raw=None,
-                 deal: bool = False):  # fmt: skip
-        self.raw = read_clues_for(clue_dir, words, clue_file) if raw is None else raw
+                 deal: bool = False, cache_dir=None):  # fmt: skip
+        self.raw = read_clues_for(clue_dir, words, clue_file, cache_dir) if raw is None else raw
         self.home, self.batches = batch, batches
         self.keys = {w: list(dict.fromkeys(clue_key(c) for c in cs)) for w, cs in self.raw.items()}
         self.words_of: dict[str, list[str]] = {}
@@ -165,6 +166,7 @@ class ClueBook:
             self.keys = {w: [k for k in ks if self.owner[w][k] == batch] for w, ks in self.keys.items()}
         self.checked: set[str] = set()
         self.reserved: set[str] = set()
+        self.clean: set[str] = set()
         self.blocklist = blocklist
         self.unusable = {w for w in words if not self.keys.get(w)}
 
@@ -204,9 +206,12 @@ class ClueBook:
     def _free(self, key) -> bool:
         if key in self.reserved:
             return False
+        if key in self.clean:
+            return True
         if self.blocklist and self.blocklist.blocks_clue(key):
             self.reserved.add(key)  # never printed: as good as used
             return False
+        self.clean.add(key)  # the blocklist checked once a text
         return True
 
     def _keys(self, word) -> list[str]:

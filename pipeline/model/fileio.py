@@ -7,7 +7,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["atomic_write", "write_text", "write_bytes", "write_all", "read_text"]
+__all__ = ["atomic_write", "write_text", "write_bytes", "write_all", "read_text", "prune_beside"]
 
 from .errors import InputError
 
@@ -137,3 +137,27 @@ def read_text(path) -> str:
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise InputError(f"not valid UTF-8 (byte {e.start})", path=path, line=line) from None
+
+
+def prune_beside(entry: Path, pattern: str, keep: int) -> None:
+    """Remove all but the newest ``keep`` files matching ``pattern`` beside ``entry`` (never ``entry``): a cache's upkeep.
+
+    Files another job removes meanwhile, and a folder that may be written
+    but not listed, are passed over.
+    """
+    others = []
+    try:
+        for p in entry.parent.glob(pattern):
+            try:
+                others.append((p.stat().st_mtime, p.name, p))
+            except OSError:
+                continue  # removed meanwhile by another job
+    except OSError:
+        return  # a folder we may write but not list: left as it is
+    others.sort(reverse=True)
+    for _, name, p in others[keep:]:
+        if name != entry.name:
+            try:
+                p.unlink()
+            except OSError:
+                pass
