@@ -491,12 +491,12 @@ def _cmd_render(args) -> int:
     if args.renderer == "reportlab":
         from .render.pdf import render_pdf
 
-        stats = render_pdf(book, args.out)
+        stats = render_pdf(book, args.out, progress=_progress(args.quiet))
     else:
         from .render.latex import RenderError, render_latex
 
         try:
-            stats = render_latex(book, args.out, template_dir=args.templates)
+            stats = render_latex(book, args.out, template_dir=args.templates, progress=_progress(args.quiet))
         except RenderError as e:
             raise StageFailed(str(e)) from None
     line = json.dumps(stats, sort_keys=True, default=str)
@@ -541,6 +541,7 @@ def _cmd_preview(args) -> int:
 def _cmd_export(args) -> int:
     import contextlib
 
+    from .model.progress import Progress
     from .model.puzzle import read_ipuz
     from .render.nyt import render_submission
     from .render.puzfile import write_puz
@@ -556,14 +557,17 @@ def _cmd_export(args) -> int:
     contact = args.contact.replace("\\n", "\n")  # a typed \n starts a new line too
     puzzles = [read_ipuz(path) for path in args.puzzles]  # every input read before anything is written
     written, warnings = [], []
+    done = Progress(len(args.puz) + len(args.nyt), _progress(args.quiet) or (lambda line: None), "files exported")
     try:
         for path, puzzle, out in zip(args.puzzles, puzzles, args.puz):
             warnings += [(w, out) for w in write_puz(puzzle, out, source=str(path))]
             written.append(out)
+            done.update(len(written))
         for path, puzzle, out in zip(args.puzzles, puzzles, args.nyt):
             stats = render_submission(puzzle, out, constructor=args.constructor, contact=contact, source=str(path))
             warnings += [(w, out) for w in stats["warnings"]]
             written.append(out)
+            done.update(len(written))
     except BaseException:
         for out in written:  # all or nothing: no export is left from a run that failed
             with contextlib.suppress(FileNotFoundError):

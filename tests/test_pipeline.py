@@ -65,6 +65,29 @@ def test_book_outputs_exist(first_run):
     assert (first_run / "outputs" / "lexicon" / "LICENSE-WordNet.txt").read_text().strip()
 
 
+def test_every_long_stage_logs_how_far_it_is(first_run):
+    """Each stage's log has ``n/N`` lines with the rate (and the time left while under way), ending at N/N."""
+    logs = first_run / "outputs" / "logs"
+    n = PUZZLES
+    wanted = {
+        "patterns/": "patterns 15x15 american: ",
+        "fill/book-1/batch-1": "book 1 batch 1: ",
+        "fill/book-1/merge": "book 1 merge: ",
+        "clue/book-1": "clues: ",
+        "render/book-1": "pages drawn: ",
+        "render/book-1.latex": "puzzles fitted: ",
+        "export/book-1": "files exported: ",
+    }
+    for name, what in wanted.items():
+        text = "".join(p.read_text() for p in logs.glob(f"{name}*.log"))
+        lines = re.findall(rf"{re.escape(what)}(\d+)/(\d+) \(([^)]*)\)", text)
+        assert lines, (name, text[-500:])
+        done, total, rate = lines[-1]
+        assert done == total and int(total) >= (1 if name.startswith("patterns") else min(n, 2)), (name, lines[-1])
+        assert "a second" in rate, (name, rate)
+    assert "typeset round 1 in " in (logs / "render" / "book-1.latex.log").read_text()
+
+
 def test_every_entry_is_a_listed_word_and_every_clue_is_printed(first_run):
     words = read_wordlist(first_run / "outputs" / "lexicon" / "wordlist.txt")
     pdfs = {name: _pdf_text(first_run / "outputs" / "books" / name) for name in ("book-1.pdf", "book-1.latex.pdf")}

@@ -38,6 +38,9 @@ class Progress:
         self.last = now
         elapsed = now - self.start
         rate = done / elapsed if elapsed > 0 else 0.0
-        left = f", about {(self.total - done) / rate:.0f} s left" if 0 < done < self.total and rate else ""
+        left = ""
+        if 0 < done < self.total and rate:
+            seconds = (self.total - done) / rate
+            left = f", about {seconds:.0f} s left" if seconds >= 1 else ", under a second left"
         done_at = f"{rate:.2f} a second{left}" if rate else "starting"
         self.say(f"{self.what}: {done}/{self.total} ({done_at}){'; ' + note if note else ''}")

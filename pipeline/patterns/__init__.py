@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from ..model.errors import InputError
 from ..model.grid import Grid
 from ..model.hexcodec import write_pattern_file
+from ..model.progress import Progress
 from ..model.rules import Rules, style_rules
 from ..model.symmetry import SYMMETRIES, canonical_key
 from .constraints import build_problem, orbits
@@ -240,15 +241,12 @@ def generate_patterns(
     if count == 0:
         return grids
     stats: dict = {}
-    every = max(1, count // 20)
+    done = Progress(count, progress or (lambda line: None), f"patterns {rows}x{cols} {style}")
     for grid in iter_patterns(rows, cols, seed, rules, style=style, density=density, node_budget=node_budget,
                               stats=stats):
         grids.append(grid)
-        if progress is not None and (len(grids) % every == 0 or len(grids) == count):
-            progress(
-                f"patterns {rows}x{cols} {style}: {len(grids)}/{count} ({stats['solves']} solves, "
-                f"{stats['restarts']} restarts, {stats['duplicates']} alike under symmetry)"
-            )
+        done.update(len(grids), f"{stats['solves']} solves, {stats['restarts']} restarts, "
+                                f"{stats['duplicates']} alike under symmetry")  # fmt: skip
         if len(grids) == count:
             break
     return grids

@@ -54,6 +54,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,6 +63,7 @@ from reportlab.pdfbase import pdfmetrics
 
 from ..model.fileio import write_bytes, write_text
 from ..model.grid import BLACK
+from ..model.progress import Progress
 from ..model.puzzle import Puzzle
 from .book import (
     CONTENTS_COL_GAP,
@@ -670,7 +672,8 @@ def _check_plan(plan: Plan, n: int, marks: dict, pages, workdir: Path) -> None:
         raise RenderError(f"the typeset book has {pages} pages, the page plan {plan.total}", workdir / "book.log")
 
 
-def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_date_epoch: int = 0) -> dict:
+def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_date_epoch: int = 0,
+                 progress=None) -> dict:  # fmt: skip
     """Render ``book`` to PDF through LaTeX, page for page as :func:`~pipeline.render.book.plan_book` plans it.
 
     Parameters
@@ -688,6 +691,9 @@ def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_d
     source_date_epoch : int
         The date TeX believes it is (``SOURCE_DATE_EPOCH``), for
         reproducible output.
+    progress : callable, optional
+        Called with a line of progress (puzzles fitted, each typesetting
+        round and its time) now and then.
 
     Returns
     -------
@@ -728,6 +734,7 @@ def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_d
     plan = plan_book(book)
     trim = book.page_trim
     n = len(book.puzzles)
+    say = progress or (lambda line: None)
     clues = [_measure_clues(p) for p in book.puzzles]
     extras = {(k, part): 0.0 for k in range(n) for part in ("grid", "clues")}
 
@@ -736,7 +743,11 @@ def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_d
             return _fit_facing(book, k, clues[k], extras[(k, "grid")], extras[(k, "clues")])
         return _fit_page(book, k, clues[k], extras[(k, "clues")])
 
-    fits = [fit(k) for k in range(n)]
+    fitted = Progress(n, say, "puzzles fitted")
+    fits = []
+    for k in range(n):
+        fits.append(fit(k))
+        fitted.update(k + 1)
     tmp = None
     if workdir is None:
         tmp = tempfile.TemporaryDirectory(prefix="xwbook-latex-")
@@ -752,7 +763,10 @@ def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_d
                 raise RenderError(f"cannot fill the LaTeX template {TEMPLATE_NAME}: {e}", template_dir) from None
             write_text(work / "book.tex", source)
             (work / "book.aux").unlink(missing_ok=True)  # marks of an earlier run (or template) must not count
+            say(f"typesetting {plan.total} pages (round {rounds} of at most {_ROUNDS})")
+            began = time.perf_counter()
             _run_latex(latexmk, work, source_date_epoch)
+            say(f"typeset round {rounds} in {time.perf_counter() - began:.1f} s")
             marks, heights, columns = _marks(work)
             log = (work / "book.log").read_text(errors="replace")
             spilled = _overflows(book, plan, marks, heights, _overfull_pages(log), work)

@@ -57,6 +57,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 
 from ..model.fileio import write_bytes
 from ..model.grid import BLACK
+from ..model.progress import Progress
 from ..model.puzzle import Puzzle
 from .book import (
     CONTENTS_COL_GAP,
@@ -816,7 +817,7 @@ def _draw_page(c, page: _Page, page_no: int) -> None:
 
 
 # -- the book -----------------------------------------------------------------
-def _pages(book: Book, plan: Plan, below_floor: list[dict]) -> list[_Page]:
+def _pages(book: Book, plan: Plan, below_floor: list[dict], laid: Progress) -> list[_Page]:
     """Every page of the book, in order, where the plan puts it."""
     trim = book.page_trim
     pages = [_title_page(book), _copyright_page(book)]
@@ -840,6 +841,7 @@ def _pages(book: Book, plan: Plan, below_floor: list[dict]) -> list[_Page]:
             pages.append(_clue_page(book, k, len(pages) + 1))
         else:
             pages.append(_puzzle_page(book, k, len(pages) + 1))
+        laid.update(k + 1)
         size = pages[-1].clue_size
         if size < trim.font_floor - 1e-9:
             below_floor.append({"puzzle": k + 1, "size": size})
@@ -856,7 +858,7 @@ def _pages(book: Book, plan: Plan, below_floor: list[dict]) -> list[_Page]:
     return pages
 
 
-def render_pdf(book: Book, out_path) -> dict:
+def render_pdf(book: Book, out_path, progress=None) -> dict:
     """Render ``book`` to a print-ready PDF with reportlab.
 
     Parameters
@@ -866,6 +868,8 @@ def render_pdf(book: Book, out_path) -> dict:
         the page, ``book.layout`` the layout (see :class:`Book`).
     out_path : str or os.PathLike
         Where to write the PDF (atomically: a crash leaves no partial file).
+    progress : callable, optional
+        Called with a line of progress (puzzles laid out, pages drawn) now and then.
 
     Returns
     -------
@@ -912,7 +916,8 @@ def render_pdf(book: Book, out_path) -> dict:
     trim = book.page_trim
     plan = plan_book(book)
     below_floor: list[dict] = []
-    pages = _pages(book, plan, below_floor)
+    say = progress or (lambda line: None)
+    pages = _pages(book, plan, below_floor, Progress(len(book.puzzles), say, "puzzles laid out"))
     title = _clean(book.title)
     for page_no, page in enumerate(pages, start=1):
         _furnish(page, trim, page_no, title)
@@ -935,8 +940,10 @@ def render_pdf(book: Book, out_path) -> dict:
         c.setAuthor(_clean(book.author))
         c.setSubject("Crossword puzzles")
         c.setCreator("xwbook")
+        drawn = Progress(len(pages), say, "pages drawn")
         for page_no, page in enumerate(pages, start=1):
             _draw_page(c, page, page_no)
+            drawn.update(page_no)
         c.save()
     finally:
         rl_config.useA85 = a85
