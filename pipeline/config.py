@@ -31,7 +31,7 @@ __all__ = [
 ]  # fmt: skip
 
 #: ``patterns_per_shard: auto`` makes this many candidate patterns per puzzle ...
-PATTERNS_PER_PUZZLE = 2
+PATTERNS_PER_PUZZLE = 3
 #: ... and this many more per book.
 SPARE_PATTERNS = 10
 
@@ -335,7 +335,7 @@ def fill_plan(config: dict) -> dict:
     >>> plan = fill_plan({"books": 1, "puzzles_per_book": 150, "pattern_shards": 4, "patterns_per_shard": "auto",
     ...                   "max_answer_repeats": "auto", "fill_batch_size": 50})
     >>> plan["patterns_per_shard"], plan["max_answer_repeats"], plan["fill_batches"]
-    (78, 5, 3)
+    (115, 5, 3)
     """
     from .fill.batch import batch_count
     from .fill.reuse import auto_max_uses
