@@ -162,15 +162,13 @@ class _Stage:
         self._check_clock(result, where)
         return result
 
-    def fill_at(self, grid, position: int, seed: int, where: str, ahead=frozenset(), kept=frozenset()):
+    def fill_at(self, grid, position: int, seed: int, where: str, ahead=frozenset()):
         """Fill ``grid`` as the book's puzzle at ``position``, without the words of ``ahead``; two
         answers sharing their only clue ban the later one and fill again.  The result's scores
-        are the list's (the search judged fills on the scores less the repeat penalty, which
-        spares the entries ``kept`` from an earlier fill of ``grid``)."""
+        are the list's (the search judged fills on the scores less the repeat penalty).  Entries
+        ``grid`` gives whole stay whatever they score (`fill_best`)."""
         banned = self.banned(position) | ahead
         penalty = self.uses.penalty(banned)
-        if penalty and kept:
-            penalty = {w: p for w, p in penalty.items() if w not in kept}
         result = self._search(grid, seed, banned, penalty, where)
         while self.clues is not None and result.status == FILLED:
             clash = self.clues.clash(result.words)
@@ -396,13 +394,13 @@ def _merge(stage: _Stage, read: list, out_paths: list, report_path) -> dict:
         # First the batch's fill with the answers at fault (and those ahead) and the entries crossing
         # them filled again around the rest; then the whole pattern, then the spare patterns.
         opened = _opened(grid, at_fault | ahead)
-        kept = {w for w in opened.words() if EMPTY not in w}
+        kept = sum(1 for w in opened.words() if EMPTY not in w)
         attempts = [("repair", ci, opened), *(("refill", cj, stage.pool[cj]) for cj in [ci, *spares])]
         for kind, cj, start in attempts:
             result = stage.fill_at(start, position, derive_seed(stage.seed, kind, stage.book, position, cj),
-                                   f"puzzle {position + 1}", ahead, kept if kind == "repair" else ())  # fmt: skip
+                                   f"puzzle {position + 1}", ahead)  # fmt: skip
             filled = result.status == FILLED
-            note = f"repair: kept {len(kept)} of its {len(words)} entries" if kind == "repair" else ""
+            note = f"repair: kept {kept} of its {len(words)} entries" if kind == "repair" else ""
             rows.append([*_row(cj, stage.pool[cj], result, position + 1 if filled else None), "merge", note])
             if cj != ci:
                 spares.remove(cj)
