@@ -557,7 +557,7 @@ def _cmd_export(args) -> int:
     contact = args.contact.replace("\\n", "\n")  # a typed \n starts a new line too
     puzzles = [read_ipuz(path) for path in args.puzzles]  # every input read before anything is written
     written, warnings = [], []
-    done = Progress(len(args.puz) + len(args.nyt), _progress(args.quiet) or (lambda line: None), "files exported")
+    done = Progress(len(args.puz) + len(args.nyt), _progress(args.quiet), "files exported")
     try:
         for path, puzzle, out in zip(args.puzzles, puzzles, args.puz):
             warnings += [(w, out) for w in write_puz(puzzle, out, source=str(path))]

@@ -262,7 +262,7 @@ def clue_book(
     options = []
     text_of: dict[str, str] = {}
     level_of: dict[tuple[str, str], str] = {}  # (answer, clue key) -> its level
-    done, current = Progress(len(grids), progress or (lambda line: None), "clues"), 1
+    done, current = Progress(len(grids), progress, "clues"), 1
     for (k, _, answer), wanted in zip(entries, prefer):
         if k != current:
             done.update(current, "clue texts checked")

@@ -27,7 +27,8 @@ class Progress:
     """
 
     def __init__(self, total: int, say, what: str, every: float = 2.0):
-        self.total, self.say, self.what, self.every = total, say, what, every
+        """``say`` takes each line (None: the lines go nowhere)."""
+        self.total, self.say, self.what, self.every = total, say or (lambda line: None), what, every
         self.start = time.perf_counter()
         self.last: float | None = None
 

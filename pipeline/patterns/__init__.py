@@ -241,7 +241,7 @@ def generate_patterns(
     if count == 0:
         return grids
     stats: dict = {}
-    done = Progress(count, progress or (lambda line: None), f"patterns {rows}x{cols} {style}")
+    done = Progress(count, progress, f"patterns {rows}x{cols} {style}")
     for grid in iter_patterns(rows, cols, seed, rules, style=style, density=density, node_budget=node_budget,
                               stats=stats):
         grids.append(grid)

@@ -916,8 +916,7 @@ def render_pdf(book: Book, out_path, progress=None) -> dict:
     trim = book.page_trim
     plan = plan_book(book)
     below_floor: list[dict] = []
-    say = progress or (lambda line: None)
-    pages = _pages(book, plan, below_floor, Progress(len(book.puzzles), say, "puzzles laid out"))
+    pages = _pages(book, plan, below_floor, Progress(len(book.puzzles), progress, "puzzles laid out"))
     title = _clean(book.title)
     for page_no, page in enumerate(pages, start=1):
         _furnish(page, trim, page_no, title)
@@ -940,7 +939,7 @@ def render_pdf(book: Book, out_path, progress=None) -> dict:
         c.setAuthor(_clean(book.author))
         c.setSubject("Crossword puzzles")
         c.setCreator("xwbook")
-        drawn = Progress(len(pages), say, "pages drawn")
+        drawn = Progress(len(pages), progress, "pages drawn")
         for page_no, page in enumerate(pages, start=1):
             _draw_page(c, page, page_no)
             drawn.update(page_no)
