@@ -9,9 +9,15 @@ join white cells that share a side.
 
 from __future__ import annotations
 
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from .grid import Grid
+
+# networkx is imported in the functions that use it: importing it takes 0.1 s,
+# and the config check (so every Snakemake start, twice a SLURM job) imports
+# this module without needing it.
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["white_graph", "components", "is_connected", "cut_cells"]
 
@@ -34,6 +40,8 @@ def white_graph(grid: Grid) -> nx.Graph:
     -----
     O(rows * cols).
     """
+    import networkx as nx
+
     g = nx.Graph()
     cols = grid.cols
     white = [not grid.is_black(i) for i in range(grid.rows * cols)]
@@ -61,6 +69,8 @@ def components(grid: Grid) -> list[set[int]]:
     -----
     ``networkx.connected_components`` (breadth-first search), O(rows * cols).
     """
+    import networkx as nx
+
     return sorted((set(c) for c in nx.connected_components(white_graph(grid))), key=min)
 
 
@@ -73,6 +83,8 @@ def is_connected(grid: Grid) -> bool:
     -----
     ``networkx.is_connected``, O(rows * cols).
     """
+    import networkx as nx
+
     g = white_graph(grid)
     return g.number_of_nodes() > 0 and nx.is_connected(g)
 
@@ -113,6 +125,8 @@ def cut_cells(grid: Grid, min_part: int = 3) -> dict[int, list[int]]:
     articulation points.  Each region is judged alone, so a grid in two
     regions has no cut cell for that alone.
     """
+    import networkx as nx
+
     g = white_graph(grid)
     out = {}
     for cell in sorted(nx.articulation_points(g)):
