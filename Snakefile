@@ -12,7 +12,7 @@ from snakemake.utils import min_version
 from pipeline.config import check_config_or_exit, fill_plan
 from pipeline.lexicon.house import default_house_dir
 
-min_version("8.0")
+min_version("9.17")  # earlier 9.x ran more jobs at once than --cores
 
 
 configfile: "config/config.yaml"
@@ -76,8 +76,10 @@ NOTICES = (
 
 
 # On a cluster (config/slurm), `group:` makes one job of each pattern shard
-# (patterns, connectivity, filter) and one of each book (fill, clue, render,
-# export, preview, summary): 1 + shards + 1 + books jobs in all. A local run
+# (patterns, connectivity, filter) and one of each book (merge of its fill
+# batches, clue, render, export, preview, summary); the lexicon and each fill
+# batch are jobs of their own, and encode runs on the login node (localrules,
+# below): 1 + shards + books x batches + books jobs in all. A local run
 # ignores groups and spreads the same jobs over its cores.
 
 
@@ -197,6 +199,13 @@ rule filter:
     shell:
         "xw filter {input.patterns} --out {output.patterns} --stats {output.stats}"
         " {params.rules} --wordlist {input.wordlist} {params.bounds} > {log} 2>&1"
+
+
+# encode only joins the shards' files (under a second): on a cluster it runs
+# on the login node, where a job of its own would wait for a node and cost
+# Snakemake's start twice (a few seconds) between the shards and the fills.
+localrules:
+    encode,
 
 
 rule encode:
