@@ -3,7 +3,7 @@
 Usage (as root on a machine with Debian's packages, or on a cluster's login node):
 
     sudo .ci/slurm-cluster up            # a one-node cluster on localhost, if you have none
-    .venv/bin/python bench/slurm.py [--books 10] [--puzzles 100] [--cores N] [--json FILE]
+    .venv/bin/python bench/slurm.py [--books 10] [--puzzles 100] [--cores N] [--config KEY=VALUE ...] [--json FILE]
 
 Makes two scratch copies of the workflow, each with this project's
 ``outputs/lexicon`` (built first if missing), and runs the same config in
@@ -25,6 +25,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -70,12 +72,19 @@ def main() -> int:
     ap.add_argument("--books", type=int, default=10)
     ap.add_argument("--puzzles", type=int, default=100, help="puzzles per book")
     ap.add_argument("--cores", type=int, help="local cores (default: the cluster's CPUs)")
+    ap.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
+                    help="config keys changed in both runs (a YAML value), e.g. fill_batch_size=100")
     ap.add_argument("--json", type=Path, metavar="FILE", help="also write the rows as JSON")
     ap.add_argument("--keep", action="store_true", help="keep the scratch folders and print their paths")
     args = ap.parse_args()
     cores = args.cores or _cluster_cpus()
     # The default config with only the books' size changed, as bench/books.py runs it.
     config = {"books": args.books, "puzzles_per_book": args.puzzles}
+    for item in args.config:
+        key, sep, value = item.partition("=")
+        if not sep:
+            ap.error(f"--config {item}: give KEY=VALUE")
+        config[key] = yaml.safe_load(value)
     scratch = Path(tempfile.mkdtemp(prefix="xwbench-slurm-"))
     rows = [
         _run("local", copy_workflow(scratch / "local"), cores, config, []),
