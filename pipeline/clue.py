@@ -46,12 +46,10 @@ from .model.fileio import read_text, write_all, write_text
 from .model.grid import parse_grid
 from .model.progress import Progress
 from .model.puzzle import Puzzle, ipuz_text
+from .model.sections import DIFFICULTIES
 
 __all__ = ["DIFFICULTIES", "MissingClues", "MISSING_MODES", "MISSING_LIST", "assign_distinct", "clue_book",
            "preferred_levels"]  # fmt: skip
-
-#: A puzzle's difficulty, easiest first (config ``difficulty``).
-DIFFICULTIES = ("easy", "medium", "hard")
 
 #: What the stage does with answers that get no clue (config ``missing_clues``).
 MISSING_MODES = ("avoid", "fail", "leave")

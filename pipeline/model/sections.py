@@ -1,0 +1,181 @@
+"""A book's sections: runs of puzzles of one size, style and difficulty.
+
+Books on the shelf are "Easy to Hard": they open with minis, close with
+Sunday-size 21x21s and sell on themed puzzles.  A section is one such run:
+a title, a count, a grid size, a style and a difficulty, which may be graded
+from one level to another through the section (the first puzzle at the
+first level, the last at the second).  The config's ``sections`` list gives
+them; without it, the older one-size keys (``puzzles_per_book``,
+``grid_size`` or ``grid_rows``/``grid_cols``, ``pattern_style``,
+``difficulty``) make a single untitled section, so a config written before
+sections gives the same book.
+
+Difficulty is a number from 0 (easy) to 1 (hard), medium 0.5: a graded
+section's puzzles take evenly spaced values between its two ends, and each
+puzzle's named level (what the clue stage chooses by) is the nearest of the
+three.
+
+Examples
+--------
+>>> s = section_from({"title": "Daily", "count": 5, "size": 15, "difficulty": ["easy", "hard"]})
+>>> s.rows, s.cols, s.style, s.graded
+(15, 15, 'american', True)
+>>> s.levels()
+[0.0, 0.25, 0.5, 0.75, 1.0]
+>>> s.difficulties()
+['easy', 'easy', 'medium', 'medium', 'hard']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import InputError
+from .rules import style_rules
+
+#: A puzzle's difficulty, easiest first (a section's ``difficulty``, the config's
+#: ``difficulty``), and where each sits on the 0-1 scale.
+DIFFICULTIES = ("easy", "medium", "hard")
+LEVEL_VALUE = {"easy": 0.0, "medium": 0.5, "hard": 1.0}
+
+#: Grid styles a section may ask for: the pattern styles, and ``open`` for
+#: word squares with no black squares (every row and column a word).
+SECTION_STYLES = ("american", "british", "open")
+
+#: The open style's largest square: 5x5 and 6x6 squares fill from a good
+#: list, 7x7 rarely, larger ones not at all.
+MAX_OPEN_SIZE = 7
+
+#: A themed grid needs room for three to five long entries in symmetric slots.
+MIN_THEME_SIZE = 11
+
+MIN_SIZE, MAX_SIZE = 5, 25
+
+
+@dataclass(frozen=True)
+class Section:
+    """One section of a book.
+
+    Attributes
+    ----------
+    title : str
+        Its heading in the contents and above its puzzles ("" for the
+        single section of a config without ``sections``: no heading).
+    count : int
+        Its puzzles.
+    rows, cols : int
+        Its grids' size.
+    style : str
+        One of :data:`SECTION_STYLES`.
+    difficulty : tuple of (str, str)
+        The first and the last puzzle's level; the same twice when the
+        section is not graded.
+    theme : bool
+        Whether its puzzles are themed.
+    """
+
+    title: str
+    count: int
+    rows: int
+    cols: int
+    style: str = "american"
+    difficulty: tuple[str, str] = ("medium", "medium")
+    theme: bool = False
+
+    @property
+    def graded(self) -> bool:
+        """Whether the difficulty changes through the section."""
+        return self.difficulty[0] != self.difficulty[1]
+
+    def levels(self) -> list[float]:
+        """Each puzzle's difficulty on the 0 (easy) to 1 (hard) scale, first to last."""
+        lo, hi = (LEVEL_VALUE[d] for d in self.difficulty)
+        if self.count == 1:
+            return [(lo + hi) / 2]
+        return [lo + (hi - lo) * k / (self.count - 1) for k in range(self.count)]
+
+    def difficulties(self) -> list[str]:
+        """Each puzzle's named level: the nearest of :data:`DIFFICULTIES` (ties to the easier)."""
+        return [min(DIFFICULTIES, key=lambda d: (abs(LEVEL_VALUE[d] - v), LEVEL_VALUE[d])) for v in self.levels()]
+
+
+def section_from(item: dict, where: str = "section") -> Section:
+    """A :class:`Section` from one item of the config's ``sections`` list.
+
+    The schema has checked each key's type and range; this checks what it
+    cannot: ``size`` or ``rows`` and ``cols`` (not both), and what the style
+    and a theme need of the size.
+
+    Raises
+    ------
+    InputError
+        Naming ``where`` and the key.
+    """
+    size, rows, cols = item.get("size"), item.get("rows"), item.get("cols")
+    if size is not None and (rows is not None or cols is not None):
+        raise InputError(f"{where}: give size or rows and cols, not both")
+    if size is None and (rows is None or cols is None):
+        missing = "size" if rows is None and cols is None else ("cols" if cols is None else "rows")
+        raise InputError(f"{where}: {missing}: missing (a section gives size, or rows and cols)")
+    rows, cols = (size, size) if size is not None else (rows, cols)
+    style = item.get("style", "american")
+    if style == "open" and (rows != cols or rows > MAX_OPEN_SIZE):
+        raise InputError(f"{where}: style open (a word square) needs a square grid of at most "
+                         f"{MAX_OPEN_SIZE}x{MAX_OPEN_SIZE}, not {rows}x{cols}")  # fmt: skip
+    if style != "open":
+        style_rules(style, rows, cols, where=f"{where}: style {style}")  # the preset holds on this size
+    theme = bool(item.get("theme", False))
+    if theme and style == "open":
+        raise InputError(f"{where}: theme: a word square has no theme entries; use style american or british")
+    if theme and min(rows, cols) < MIN_THEME_SIZE:
+        raise InputError(f"{where}: theme: a themed grid needs at least {MIN_THEME_SIZE}x{MIN_THEME_SIZE}, "
+                         f"not {rows}x{cols}")  # fmt: skip
+    difficulty = item.get("difficulty", "medium")
+    ends = (difficulty, difficulty) if isinstance(difficulty, str) else tuple(difficulty)
+    for d in ends:
+        if d not in DIFFICULTIES:
+            raise InputError(f"{where}: difficulty: {d!r} is not one of {', '.join(DIFFICULTIES)}")
+    if len(ends) != 2:
+        raise InputError(f"{where}: difficulty: give one level or [first, last], not {len(ends)}")
+    return Section(str(item["title"]), int(item["count"]), rows, cols, style, ends, theme)
+
+
+def sections_of(config: dict) -> list[Section]:
+    """The book's sections: the config's ``sections``, or one made of the one-size keys.
+
+    Raises
+    ------
+    InputError
+        On a bad section, naming it by position and title
+        (``sections[2] (Themed): theme: ...``); on two sections of one title.
+
+    Examples
+    --------
+    >>> old = {"puzzles_per_book": 12, "grid_size": 15, "grid_rows": None, "grid_cols": None,
+    ...        "pattern_style": "american", "difficulty": "easy"}
+    >>> sections_of(old)
+    [Section(title='', count=12, rows=15, cols=15, style='american', difficulty=('easy', 'easy'), theme=False)]
+    """
+    items = config.get("sections")
+    if not items:
+        size = config["grid_size"]
+        return [Section("", config["puzzles_per_book"], config["grid_rows"] or size, config["grid_cols"] or size,
+                        config["pattern_style"], (config["difficulty"],) * 2)]  # fmt: skip
+    sections, seen = [], {}
+    for i, item in enumerate(items):
+        where = f"sections[{i}]" + (f" ({item['title']})" if item.get("title") else "")
+        section = section_from(item, where)
+        if section.title in seen:
+            raise InputError(f"{where}: title: the same as sections[{seen[section.title]}]'s; give each its own")
+        seen[section.title] = i
+        sections.append(section)
+    return sections
+
+
+def book_puzzles(sections: list[Section]) -> list[tuple[int, int]]:
+    """Every puzzle of the book in order, as ``(section index, position in it)``.
+
+    >>> book_puzzles([Section("A", 2, 5, 5), Section("B", 1, 15, 15)])
+    [(0, 0), (0, 1), (1, 0)]
+    """
+    return [(i, k) for i, s in enumerate(sections) for k in range(s.count)]
