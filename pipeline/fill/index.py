@@ -19,14 +19,13 @@ lengths its grid has.
 from __future__ import annotations
 
 import bisect
-import hashlib
 import os
 import struct
 import sys
 from array import array
 from pathlib import Path
 
-from ..model.fileio import prune_beside, write_bytes
+from ..model.fileio import cache_key, prune_beside, sealed, unsealed, write_bytes
 from ..model.wordlist import read_wordlist
 from ._kernel import Words
 
@@ -355,14 +354,7 @@ _CODE_FILES = ("fill/index.py", "model/wordlist.py")
 
 def _entry_name(data: bytes, min_length: int, max_length: int) -> str:
     """The entry's file name: the hash of the list's bytes and of the code that indexes them."""
-    h = hashlib.sha256(data)
-    package = Path(__file__).resolve().parent.parent
-    for name in _CODE_FILES:
-        try:
-            h.update(b"\0" + (package / name).read_bytes())
-        except OSError:  # no source beside the package: its version must do
-            h.update(b"\0" + name.encode())
-    return f"index-v{_CACHE_VERSION}-{min_length}-{max_length}-{h.hexdigest()[:32]}.bin"
+    return f"index-v{_CACHE_VERSION}-{min_length}-{max_length}-{cache_key(data, _CODE_FILES)[:32]}.bin"
 
 
 def _entry_bytes(index: WordIndex) -> bytes:
@@ -382,8 +374,7 @@ def _entry_bytes(index: WordIndex) -> bytes:
             array("I", sorted(range(len(words)), key=words.__getitem__)).tobytes(),
             ints,
         ]
-    body = b"".join(head + blocks)
-    return hashlib.sha256(body).digest() + body
+    return sealed(b"".join(head + blocks))
 
 
 def _read_entry(entry: Path) -> WordIndex | None:
@@ -396,8 +387,8 @@ def _read_entry(entry: Path) -> WordIndex | None:
 
 def _parse_entry(data: bytes) -> WordIndex | None:
     """The index in an entry's bytes if it is whole (its checksum matches, its blocks add up), else None."""
-    body = memoryview(data)[32:]
-    if hashlib.sha256(body).digest() != data[:32]:
+    body = unsealed(data)
+    if body is None:
         return None  # damaged, cut short, or not an entry at all: rebuilt
     try:
         magic, version, n_lengths = _HEAD.unpack_from(body)

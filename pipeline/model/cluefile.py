@@ -21,14 +21,13 @@ streamed a line at a time, in three forms:
 from __future__ import annotations
 
 import codecs
-import hashlib
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from .errors import InputError
-from .fileio import atomic_write, prune_beside, write_bytes
+from .fileio import atomic_write, cache_key, prune_beside, sealed, unsealed, write_bytes
 from .wordlist import normalise
 
 __all__ = [
@@ -39,7 +38,7 @@ __all__ = [
 MAX_CLUE_LENGTH = 300
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f]")
 _SHARD_NAME = re.compile(r"_[a-z]{1,2}\.txt")
-_CACHE_CODE = ("cluefile.py", "wordlist.py")  # the code that reads shards: part of a cache entry's key
+_CACHE_CODE = ("model/cluefile.py", "model/wordlist.py")  # the code that reads shards: part of a cache entry's key
 #: A clue's levels, easiest first: an untagged clue is the first.
 CLUE_LEVELS = ("easy", "hard")
 _LEVEL_TAG = re.compile(r"(easy|hard):[ \t]*")
@@ -179,13 +178,11 @@ def read_shards_cached(folder, cache_dir) -> dict[str, dict[str, list[str]]]:
     """
     folder = Path(folder)
     paths = sorted(p for p in folder.iterdir() if is_shard_name(p.name))
-    h = hashlib.sha256()
-    for name in _CACHE_CODE:
-        h.update(b"\0" + (Path(__file__).resolve().parent / name).read_bytes())
+    parts = []
     for p in paths:
         data = p.read_bytes()
-        h.update(b"\0%s\0%d\0" % (p.name.encode(), len(data)) + data)
-    entry = Path(cache_dir) / f"clues-v1-{h.hexdigest()[:32]}.txt"
+        parts += [b"\0%s\0%d\0" % (p.name.encode(), len(data)), data]
+    entry = Path(cache_dir) / f"clues-v2-{cache_key(parts, _CACHE_CODE)[:32]}.txt"
     try:
         cached = _parse_clue_entry(entry.read_bytes())
     except OSError:
@@ -197,7 +194,7 @@ def read_shards_cached(folder, cache_dir) -> dict[str, dict[str, list[str]]]:
     body = "".join(f"{name}\x1f{a}" + "".join("\x1f" + c for c in cs) + "\n"
                    for name, clues in shards.items() for a, cs in clues.items()).encode("utf-8")  # fmt: skip
     try:
-        write_bytes(entry, hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+        write_bytes(entry, sealed(body))
         prune_beside(entry, "clues-v*", 4)
     except OSError:
         pass
@@ -205,12 +202,12 @@ def read_shards_cached(folder, cache_dir) -> dict[str, dict[str, list[str]]]:
 
 
 def _parse_clue_entry(data: bytes) -> dict[str, dict[str, list[str]]] | None:
-    """The shards of a cache entry's bytes if it is whole (its checksum matches), else None."""
-    head, _, body = data.partition(b"\n")
-    if hashlib.sha256(body).hexdigest().encode() != head:
+    """The shards of a cache entry's bytes if it is whole (`unsealed`), else None."""
+    body = unsealed(data)
+    if body is None:
         return None
     out: dict[str, dict[str, list[str]]] = {}
-    for line in body.decode("utf-8").split("\n")[:-1]:
+    for line in str(body, "utf-8").split("\n")[:-1]:
         name, answer, *texts = line.split("\x1f")
         out.setdefault(name, {})[answer] = texts
     return out

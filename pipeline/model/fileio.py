@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["atomic_write", "write_text", "write_bytes", "write_all", "read_text", "prune_beside"]
+__all__ = ["atomic_write", "write_text", "write_bytes", "write_all", "read_text", "prune_beside", "cache_key", "sealed",
+           "unsealed"]  # fmt: skip
 
 from .errors import InputError
 
@@ -161,3 +163,40 @@ def prune_beside(entry: Path, pattern: str, keep: int) -> None:
                 p.unlink()
             except OSError:
                 pass
+
+
+# -- cache entries -----------------------------------------------------------
+# The word index and the clue shards are cached the same way: an entry's name
+# is a hash of what it was made from and of the code that made it, and the
+# entry carries the SHA-256 of its own body, so a stale or damaged one is
+# never read but rebuilt.
+
+
+def cache_key(data, code_files) -> str:
+    """The hex SHA-256 of ``data`` (bytes, or an iterable of bytes) and of the package's ``code_files``.
+
+    ``code_files`` are paths under the ``pipeline`` package (``"fill/index.py"``):
+    an edit to the code that builds an entry gives new entries.  A file that
+    cannot be read (no source beside an installed package) counts by its name.
+    """
+    h = hashlib.sha256()
+    for chunk in [data] if isinstance(data, (bytes, bytearray, memoryview)) else data:
+        h.update(chunk)
+    package = Path(__file__).resolve().parent.parent
+    for name in code_files:
+        try:
+            h.update(b"\0" + (package / name).read_bytes())
+        except OSError:
+            h.update(b"\0" + name.encode())
+    return h.hexdigest()
+
+
+def sealed(body: bytes) -> bytes:
+    """``body`` with its SHA-256 in front: a cache entry's bytes (`unsealed` reads them)."""
+    return hashlib.sha256(body).digest() + body
+
+
+def unsealed(data: bytes) -> memoryview | None:
+    """The body of a `sealed` entry, or None when it is damaged, cut short or not an entry at all."""
+    body = memoryview(data)[32:]
+    return body if hashlib.sha256(body).digest() == data[:32] else None
