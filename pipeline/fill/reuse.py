@@ -160,15 +160,22 @@ class ClueBook:
                 self.words_of.setdefault(k, []).append(w)
         #: How many clue texts each answer has (before any is dealt away).
         self.counts = {w: len(ks) for w, ks in self.keys.items()}
-        #: ``{answer: {clue key: batch}}``: the batch each of an answer's clue texts is dealt to (`owners`).
-        self.owner = {w: self.owners(w, ks) for w, ks in self.keys.items()} if batches > 1 else {}
-        if deal and batches > 1:
-            self.keys = {w: [k for k in ks if self.owner[w][k] == batch] for w, ks in self.keys.items()}
+        self.dealt = deal and batches > 1
+        if self.dealt:  # a batch keeps the texts dealt to it
+            self.keys = {w: self._dealt_to(w, ks, batch) for w, ks in self.keys.items()}
+        #: ``{answer: {clue key: batch}}``: for the merge, the batch each of an answer's clue texts was
+        #: dealt to (`owners`), worked out for the answers it looks at.
+        self.owner: dict[str, dict[str, int]] = {}
         self.checked: set[str] = set()
         self.reserved: set[str] = set()
         self.clean: set[str] = set()
         self.blocklist = blocklist
         self.unusable = {w for w in words if not self.keys.get(w)}
+
+    def _dealt_to(self, word: str, keys: list[str], batch: int) -> list[str]:
+        """Those of ``word``'s clue ``keys`` dealt to ``batch``, in their order."""
+        owner = self.owners(word, keys)
+        return [k for k in keys if owner[k] == batch]
 
     def owners(self, word: str, keys: list[str]) -> dict[str, int]:
         """The batch each of ``word``'s clue ``keys`` is dealt to.
@@ -218,11 +225,13 @@ class ClueBook:
         """The clue keys of ``word`` that do not give it away (checked on first use, as the clue stage checks)."""
         if word not in self.checked:
             self.checked.add(word)
+            if self.batches > 1 and not self.dealt:  # dealt from all its texts, before any is dropped
+                self.owner[word] = self.owners(word, self.keys.get(word, []))
             if word in self.raw:
                 ok = {clue_key(c) for c in self.raw[word] if not clue_leaks(c, word)}
                 self.keys[word] = [k for k in self.keys.get(word, []) if k in ok]
         keys = self.keys.get(word, [])
-        if self.batches > 1 and len(keys) > 1:  # the clue texts dealt to this batch first
+        if self.batches > 1 and not self.dealt and len(keys) > 1:  # the texts dealt to the home batch first
             owner = self.owner[word]
             keys = sorted(keys, key=lambda k: owner[k] != self.home)
         return keys
