@@ -75,9 +75,9 @@ def _book_fill(work: Path, book: int, puzzles: int) -> dict:
 def _alone(work: Path, config: list[str]) -> dict:
     """Book 1's first fill batch run again by itself, as Snakemake ran it: its search time and the job's CPU time.
 
-    In the run every fill job shares the machine with another, and on the
-    2-core reference machine that slows each search by half or more; this
-    is the fill's own cost.  The batch file must come out byte for byte as
+    In the run every fill job shares the machine with another (on the
+    2-core reference machine each search is then 5-15% slower, from memory
+    traffic, not work); this is the fill's own cost.  The batch file must come out byte for byte as
     the run wrote it.
     """
     target = "outputs/fills/book-1/batch-1.tsv"
