@@ -14,10 +14,13 @@ from .errors import InputError
 from .fileio import read_text, write_text
 from .grid import BLACK, Grid, Slot
 
-__all__ = ["Puzzle", "read_ipuz", "write_ipuz", "ipuz_text", "IPUZ_VERSION", "IPUZ_KIND"]
+__all__ = ["Puzzle", "read_ipuz", "write_ipuz", "ipuz_text", "IPUZ_VERSION", "IPUZ_KIND", "IPUZ_BOOK_KEY"]
 
 IPUZ_VERSION = "http://ipuz.org/v2"
 IPUZ_KIND = "http://ipuz.org/crossword#1"
+#: The ``.ipuz`` extension key (ipuz names extensions by URI; .invalid, a domain no one owns) of a
+#: puzzle's place in the book: its section, level (0-1) and theme entries.
+IPUZ_BOOK_KEY = "https://xwbook.invalid/ipuz/book"
 
 
 @dataclass
@@ -33,7 +36,21 @@ class Puzzle:
         may be empty (``""``): the clue stage leaves it so when told to
         (``missing_clues: leave``), and the renderers refuse such a puzzle.
     title, author, copyright, publisher : str
-        Printed with the puzzle and stored in the ``.ipuz``.
+        Printed with the puzzle and stored in the ``.ipuz``.  A themed
+        puzzle's title names its theme.
+    section : str
+        The title of the book section the puzzle belongs to ("" in a book
+        of one untitled section).
+    level : str
+        ``easy``, ``medium`` or ``hard`` ("" when not set): printed with
+        the puzzle, and the ``.ipuz`` ``difficulty``.
+    level_value : float, optional
+        Where the puzzle sits on the 0 (easy) to 1 (hard) scale; a graded
+        section's puzzles rise through it.
+    theme : tuple of str
+        A themed puzzle's theme entries, in grid order (empty otherwise).
+    extra : dict
+        Further ``.ipuz`` keys written as they are.
     """
 
     grid: Grid
@@ -42,7 +59,24 @@ class Puzzle:
     author: str = ""
     copyright: str = ""
     publisher: str = ""
+    section: str = ""
+    level: str = ""
+    level_value: float | None = None
+    theme: tuple[str, ...] = ()
     extra: dict = field(default_factory=dict)
+
+    def notes(self) -> str:
+        """The ``.ipuz`` notes: the section, the level and the theme, as a solver would read them.
+
+        >>> from pipeline.model.grid import parse_grid
+        >>> Puzzle(parse_grid("AB\\nCD"), {}, title="Fire ___", section="Themed", level="medium",
+        ...        theme=("FIREDRILL", "FIREALARM")).notes()
+        'Section: Themed. Level: medium. Theme: Fire ___ (FIREDRILL, FIREALARM).'
+        """
+        parts = [f"Section: {self.section}." if self.section else "", f"Level: {self.level}." if self.level else ""]
+        if self.theme:
+            parts.append(f"Theme: {self.title} ({', '.join(self.theme)}).")
+        return " ".join(p for p in parts if p)
 
     def entries(self, direction: str) -> list[tuple[Slot, str, str]]:
         """``(slot, answer, clue)`` for one direction, in number order."""
@@ -100,6 +134,15 @@ class Puzzle:
                 "Down": [[s.number, clue] for s, _, clue in self.entries("down")],
             },
         }
+        if self.level:
+            data["difficulty"] = self.level.capitalize()
+        notes = self.notes()
+        if notes:
+            data["notes"] = notes
+        book = {k: v for k, v in (("section", self.section), ("level", self.level_value),
+                                  ("theme", list(self.theme))) if v not in ("", None, [])}  # fmt: skip
+        if book:
+            data[IPUZ_BOOK_KEY] = book
         data.update(self.extra)
         return data
 
@@ -139,7 +182,15 @@ class Puzzle:
         if missing:
             raise InputError(f"no clue for {', '.join(missing[:5])}", path)
         known = {k: data.get(k, "") for k in ("title", "author", "copyright", "publisher")}
-        return cls(grid=grid, clues=clues, **known)
+        book = data.get(IPUZ_BOOK_KEY) or {}
+        level = str(data.get("difficulty") or "").lower()
+        try:
+            value = None if book.get("level") is None else float(book["level"])
+            theme = tuple(str(w).upper() for w in book.get("theme") or ())
+        except (AttributeError, TypeError, ValueError) as e:
+            raise InputError(f"{IPUZ_BOOK_KEY}: {e}", path) from None
+        return cls(grid=grid, clues=clues, **known, section=str(book.get("section", "")),
+                   level=level if level in ("easy", "medium", "hard") else "", level_value=value, theme=theme)  # fmt: skip
 
 
 def ipuz_text(puzzle: Puzzle) -> str:
