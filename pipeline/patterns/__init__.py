@@ -33,11 +33,14 @@ from ..model.progress import Progress
 from ..model.rules import Rules, style_rules
 from ..model.symmetry import SYMMETRIES, canonical_key
 from .constraints import build_problem, orbits
+from .locks import LockedSlot, parse_lock
 from .solver import AMERICAN_HAZARD, DEFAULT_NODE_BUDGET, PatternSolver
 
 __all__ = [
     "generate_patterns",
     "iter_patterns",
+    "LockedSlot",
+    "parse_lock",
     "write_patterns",
     "build_problem",
     "orbits",
@@ -97,6 +100,7 @@ def iter_patterns(
     density: float | None = None,
     node_budget: int = DEFAULT_NODE_BUDGET,
     stats: dict | None = None,
+    locked: Sequence[LockedSlot] = (),
 ):
     """Yield valid patterns for ever, none alike under the grid's symmetry group.
 
@@ -114,6 +118,8 @@ def iter_patterns(
         Nodes one randomized solve may spend before restarting.
     stats : dict, optional
         Filled in as it goes: ``solves``, ``restarts``, ``duplicates``, ``nodes``.
+    locked : sequence of LockedSlot, optional
+        Slots every pattern must hold exactly (see :func:`generate_patterns`).
 
     Raises
     ------
@@ -122,7 +128,7 @@ def iter_patterns(
         when ``_MAX_RESTARTS`` solves in a row find none, or when
         ``_MAX_FRUITLESS`` patterns in a row are old ones.
     """
-    model = build_problem(rows, cols, rules)
+    model = build_problem(rows, cols, rules, locked)
     share = STYLE_DENSITY.get(style, STYLE_DENSITY["american"]) if density is None else density
     solver = PatternSolver(
         seed,
@@ -179,6 +185,7 @@ def generate_patterns(
     progress: Callable[[str], None] | None = None,
     density: float | None = None,
     node_budget: int = DEFAULT_NODE_BUDGET,
+    locked: Sequence[LockedSlot] = (),
     **overrides,
 ) -> list[Grid]:
     """Generate ``count`` valid patterns, no two alike under the grid's symmetry group.
@@ -205,6 +212,14 @@ def generate_patterns(
         black bounds).
     node_budget : int
         Nodes one randomized solve may spend before it restarts.
+    locked : sequence of LockedSlot, optional
+        Slots every pattern must hold exactly (:mod:`pipeline.patterns.locks`):
+        the run's cells white, a black square or the edge at both ends, and
+        the same for its symmetric image.  A locked slot may be longer than
+        ``max_slot_length``, which then bounds the other slots only: a themed
+        grid locks its theme entries and sets ``max_slot_length`` below the
+        shortest.  Without it, the patterns are exactly those of earlier
+        versions for the same arguments.
 
     Returns
     -------
@@ -222,6 +237,12 @@ def generate_patterns(
     >>> grids = generate_patterns(15, 15, 3, seed=1)
     >>> len(grids), all(g.rows == 15 for g in grids)
     (3, True)
+
+    A themed grid: a 15-letter entry across the middle row, the others at most 8 long:
+
+    >>> g = generate_patterns(15, 15, 1, seed=1, locked=[LockedSlot(7, 0, "across", 15)], max_slot_length=8)[0]
+    >>> g.row_strings()[7], max(s.length for s in g.slots() if s.cells[0] // 15 != 7 or s.direction == "down")
+    ('...............', 8)
 
     Notes
     -----
@@ -243,7 +264,7 @@ def generate_patterns(
     stats: dict = {}
     done = Progress(count, progress, f"patterns {rows}x{cols} {style}")
     for grid in iter_patterns(rows, cols, seed, rules, style=style, density=density, node_budget=node_budget,
-                              stats=stats):
+                              stats=stats, locked=locked):
         grids.append(grid)
         done.update(len(grids), f"{stats['solves']} solves, {stats['restarts']} restarts, "
                                 f"{stats['duplicates']} alike under symmetry")  # fmt: skip

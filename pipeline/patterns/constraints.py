@@ -35,6 +35,7 @@ from ..model.errors import InputError
 from ..model.grid import Grid, grid_lines
 from ..model.rules import Rules, rule_violations
 from ..model.symmetry import SYMMETRIES
+from .locks import lock_values, locked_runs
 
 __all__ = [
     "orbits",
@@ -256,8 +257,12 @@ def _word_at(line: list[int], start: int, length: int) -> dict[int, int]:
     return pattern
 
 
-def _line_nogoods(line: list[int], rules: Rules, black_run: int | None):
-    """Forbidden cell assignments (cell -> 1 black / 0 white) along one line."""
+def _line_nogoods(line: list[int], rules: Rules, black_run: int | None, allowed_long=None):
+    """Forbidden cell assignments (cell -> 1 black / 0 white) along one line.
+
+    ``allowed_long(cells)`` (optional) says whether a run of whites too long
+    for ``max_slot_length`` may stand all the same (it lies in a locked slot).
+    """
     n = len(line)
     # Runs too short: 1 letter (when every letter must be checked) up to min_slot_length - 1.
     for length in range(1 if rules.all_checked else 2, min(rules.min_slot_length, n + 1)):
@@ -265,7 +270,9 @@ def _line_nogoods(line: list[int], rules: Rules, black_run: int | None):
             yield _word_at(line, start, length)
     if rules.max_slot_length is not None:
         for start in range(0, n - rules.max_slot_length):
-            yield {line[k]: 0 for k in range(start, start + rules.max_slot_length + 1)}
+            window = [line[k] for k in range(start, start + rules.max_slot_length + 1)]
+            if allowed_long is None or not allowed_long(window):
+                yield {cell: 0 for cell in window}
     if black_run is not None:
         for start in range(0, n - black_run):
             yield {line[k]: 1 for k in range(start, start + black_run + 1)}
@@ -346,8 +353,19 @@ def _cell_nogoods(rows: int, cols: int, rules: Rules):
                     yield pattern
 
 
-def build_problem(rows: int, cols: int, rules: Rules) -> PatternModel:
+def build_problem(rows: int, cols: int, rules: Rules, locked: Sequence = ()) -> PatternModel:
     """The python-constraint model of a ``rows x cols`` pattern under ``rules``.
+
+    Parameters
+    ----------
+    rows, cols : int
+    rules : Rules
+    locked : sequence of LockedSlot, optional
+        Slots the pattern must hold exactly (:mod:`pipeline.patterns.locks`):
+        their cells white and the squares at their ends black, as unit
+        nogoods on the orbit variables (so their symmetric images too); a
+        locked run may be longer than ``max_slot_length``, which then bounds
+        only the other slots.  Without it the model is as it always was.
 
     Returns
     -------
@@ -388,14 +406,29 @@ def build_problem(rows: int, cols: int, rules: Rules) -> PatternModel:
             items = sorted(merged.items())
             problem.addConstraint(NogoodConstraint(items), [v for v, _ in items])
 
+    allowed_long = None
+    if locked:
+        fixed = lock_values(rows, cols, locked, rep)
+        runs = locked_runs(locked, cols, rep)
+
+        def allowed_long(window):
+            vs = {rep[c] for c in window}
+            return any(vs <= run for run in runs)
+
     for line in grid_lines(rows, cols):
-        for pattern in _line_nogoods(line, rules, rules.max_black_run):
+        for pattern in _line_nogoods(line, rules, rules.max_black_run, allowed_long):
             add(pattern)
     for pattern in _cell_nogoods(rows, cols, rules):
         add(pattern)
     if rules.min_checked_share is not None:
         for pattern in _share_nogoods(rows, cols, rules) or ():
             add(pattern)
+    if locked:
+        for var, value in sorted(fixed.items()):
+            key = frozenset({(var, 1 - value)})
+            if key not in seen:
+                seen.add(key)
+                problem.addConstraint(NogoodConstraint([(var, 1 - value)]), [var])
     if rules.min_blacks is not None or rules.max_blacks is not None:
         problem.addConstraint(BlackCountConstraint(weights, rules.min_blacks, rules.max_blacks), variables)
     grid_rules = [
