@@ -7,10 +7,10 @@ installed).  Everything they must agree on lives here: the :class:`Book`
 itself, the trim sizes and their margins (:data:`TRIMS`), the text folding
 used for glyphs a font lacks, and :class:`RenderError`.
 
-A book is laid out twoside: page 1 (recto) is the title page, page 2 the
-copyright page, then one page per puzzle, then the solutions, several small
-filled grids per page.  The inner margin (the binding side) is wider than
-the outer one, and alternates sides with the page's parity.
+A book is laid out twoside (the inner margin, on the binding side, wider
+than the outer one and alternating sides with the page's parity); which
+page holds what is :func:`~pipeline.render.layout.plan_book`'s, re-exported
+here.
 """
 
 from __future__ import annotations
@@ -25,6 +25,22 @@ from ..model.errors import InputError
 from ..model.fileio import read_text
 from ..model.grid import BLACK, EMPTY
 from ..model.puzzle import Puzzle, read_ipuz
+from .layout import (  # noqa: F401  (the page plan lives there; re-exported for callers)
+    CONTENTS_COL_GAP,
+    CONTENTS_LEADING,
+    CONTENTS_SIZE,
+    HEADING_HEIGHT,
+    SOLUTION_CAPTION,
+    SOLUTION_CELL_MAX,
+    SOLUTION_CELL_MIN,
+    SOLUTION_GAP,
+    Plan,
+    contents_label,
+    heading_title,
+    plan_book,
+    puzzle_caption,
+    solution_layout,
+)
 
 __all__ = [
     "Book",
@@ -38,6 +54,7 @@ __all__ = [
     "fold_text",
     "solution_layout",
     "heading_title",
+    "puzzle_caption",
     "Plan",
     "plan_book",
     "contents_label",
@@ -403,19 +420,6 @@ def clip_text(text: str, width: float, measure: Callable[[str], float], ellipsis
     return text.rstrip() + ellipsis if text else ""
 
 
-def heading_title(puzzle, k: int) -> str:
-    """The title printed beside the "Puzzle k" heading: none when it says only that.
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace as P
-    >>> heading_title(P(title="Puzzle 3"), 3), heading_title(P(title="Sea Life"), 3)
-    ('', 'Sea Life')
-    """
-    title = (puzzle.title or "").strip()
-    return "" if title.lower() == f"puzzle {k}" else title
-
-
 def read_notice(path) -> list[str]:
     """Read a licence/notice text file as a list of paragraphs.
 
@@ -523,193 +527,6 @@ def load_book(
     )
     book.validate()
     return book
-
-
-# Arrangements of the solution grids on a page, (columns, rows), most first.
-_SOLUTION_LAYOUTS = ((2, 3), (2, 2), (1, 2), (1, 1))
-
-
-def solution_layout(
-    width: float, height: float, rows: int, cols: int, gap: float = 18.0, caption: float = 16.0, min_cell: float = 10.0
-) -> tuple[int, int]:
-    """How many solution grids to print per page, as ``(columns, rows)``.
-
-    Parameters
-    ----------
-    width, height : float
-        The space below the page heading, in points.
-    rows, cols : int
-        The largest grid's size.
-    gap : float
-        Space between grids.
-    caption : float
-        Height of the "Puzzle k" caption above each grid.
-    min_cell : float
-        Smallest acceptable square, in points.
-
-    Returns
-    -------
-    tuple of int
-        The first of 2x3, 2x2, 1x2, 1x1 whose squares are at least
-        ``min_cell`` (1x1 if none is).
-
-    Examples
-    --------
-    >>> solution_layout(504, 640, 15, 15)
-    (2, 3)
-    """
-    for ncol, nrow in _SOLUTION_LAYOUTS:
-        sw = (width - (ncol - 1) * gap) / ncol
-        sh = (height - (nrow - 1) * gap) / nrow - caption
-        if min(sw / cols, sh / rows) >= min_cell:
-            return ncol, nrow
-    return 1, 1
-
-
-# -- the page plan both renderers follow ------------------------------------------
-# Space (points) every page heading ("Contents", "Puzzle 7", "Solutions")
-# takes with its rule, on the pages the plan paginates.
-HEADING_HEIGHT = 40.0
-CONTENTS_SIZE = 10.0  # contents type size, points
-CONTENTS_LEADING = 15.0  # one contents line, points
-CONTENTS_COL_GAP = 24.0
-SOLUTION_GAP = 18.0  # between solution grids, points
-SOLUTION_CAPTION = 16.0  # the "Puzzle k" caption above each
-SOLUTION_CELL_MAX = 14.0
-SOLUTION_CELL_MIN = 10.0
-
-
-@dataclass(frozen=True)
-class Plan:
-    """Which page holds what: the one pagination both renderers print.
-
-    Pages are numbered from 1 (the title page, a right-hand page); odd pages
-    are right-hand (recto), even pages left-hand (verso).
-
-    Attributes
-    ----------
-    layout : str
-        ``"page"`` or ``"facing"``.
-    contents : list of list of (str, int)
-        The contents pages (they start on page 3), each a list of
-        ``(label, page)`` lines: one per puzzle, then ``"Solutions"``.
-    contents_columns, contents_rows : int
-        How the lines of one contents page are arranged: down the first
-        column, then the next.
-    puzzle_pages : list of int
-        The page each puzzle starts on.  With ``"facing"`` it is a left-hand
-        page holding the grid, and its clues are on the next page.
-    blank_pages : list of int
-        Pages left empty (with ``"facing"``, one before the first puzzle when
-        it would otherwise start on a right-hand page).
-    solution_first : int
-        The first solutions page.
-    solutions : list of list of int
-        For each solutions page, the 0-based puzzles it shows, in order.
-    solution_columns, solution_rows : int
-        How the grids of one solutions page are arranged, row by row.
-    total : int
-        Pages in the book.
-    """
-
-    layout: str
-    contents: list[list[tuple[str, int]]]
-    contents_columns: int
-    contents_rows: int
-    puzzle_pages: list[int]
-    blank_pages: list[int]
-    solution_first: int
-    solutions: list[list[int]]
-    solution_columns: int
-    solution_rows: int
-    total: int
-
-    @property
-    def pages_per_puzzle(self) -> int:
-        """1 for ``"page"``, 2 for ``"facing"``."""
-        return 2 if self.layout == "facing" else 1
-
-    def solution_label(self, index: int) -> str:
-        """The running head of solutions page ``index`` (0-based): first and last puzzle on it.
-
-        As the seed's dictionary template puts the first and last entry of a
-        page in its running head.
-
-        Examples
-        --------
-        >>> from types import SimpleNamespace as S
-        >>> Plan.solution_label(S(solutions=[[0, 1, 2], [3]]), 0), Plan.solution_label(S(solutions=[[0, 1, 2], [3]]), 1)
-        ('Solutions 1-3', 'Solutions 4')
-        """
-        ks = self.solutions[index]
-        return f"Solutions {ks[0] + 1}" + (f"-{ks[-1] + 1}" if len(ks) > 1 else "")
-
-
-def contents_label(puzzle, k: int) -> str:
-    """A puzzle's line in the contents: ``"Puzzle k"`` and its title, if it has its own."""
-    title = heading_title(puzzle, k)
-    return f"Puzzle {k}" + (f": {title}" if title else "")
-
-
-def plan_book(book: Book) -> Plan:
-    """Paginate ``book``: contents, puzzles and solutions, and the page of each.
-
-    Both renderers lay their pages out by this plan, so a puzzle is on the
-    same page in either PDF and the contents are right in both; the LaTeX
-    renderer checks TeX kept to it.
-
-    Examples
-    --------
-    >>> from pipeline.model.grid import Grid
-    >>> g = Grid.from_rows(["AB", "CD"])
-    >>> p = Puzzle(g, {(s.direction, s.number): "clue" for s in g.slots()})
-    >>> plan = plan_book(Book("T", "", "", [], [p, p, p], layout="facing"))
-    >>> plan.contents, plan.puzzle_pages, plan.blank_pages, plan.solution_first, plan.total
-    ([[('Puzzle 1', 4), ('Puzzle 2', 6), ('Puzzle 3', 8), ('Solutions', 10)]], [4, 6, 8], [], 10, 10)
-    """
-    trim = book.page_trim
-    layout = book.page_layout
-    n = len(book.puzzles)
-    width, height = trim.text_width * 72, trim.text_height * 72
-    ccols = 2 if width >= 4.5 * 72 else 1
-    crows = max(1, int((height - HEADING_HEIGHT) // CONTENTS_LEADING))
-    per_contents = ccols * crows
-    n_contents = -(-(n + 1) // per_contents)
-    page = 3 + n_contents
-    blank = []
-    if layout == "facing" and page % 2 == 1:
-        blank.append(page)
-        page += 1
-    step = 2 if layout == "facing" else 1
-    starts = [page + step * k for k in range(n)]
-    solution_first = page + step * n
-    scols, srows = solution_layout(
-        width,
-        height - HEADING_HEIGHT,
-        max(p.grid.rows for p in book.puzzles),
-        max(p.grid.cols for p in book.puzzles),
-        SOLUTION_GAP,
-        SOLUTION_CAPTION,
-        SOLUTION_CELL_MIN,
-    )
-    per_page = scols * srows
-    solutions = [list(range(i, min(i + per_page, n))) for i in range(0, n, per_page)]
-    lines = [(contents_label(p, k + 1), starts[k]) for k, p in enumerate(book.puzzles)]
-    lines.append(("Solutions", solution_first))
-    contents = [lines[i : i + per_contents] for i in range(0, len(lines), per_contents)]
-    return Plan(
-        layout=layout,
-        contents=contents,
-        contents_columns=ccols,
-        contents_rows=crows,
-        puzzle_pages=starts,
-        blank_pages=blank,
-        solution_first=solution_first,
-        solutions=solutions,
-        solution_columns=scols,
-        solution_rows=srows,
-        total=solution_first + len(solutions) - 1,
-    )
 
 
 # Letters NFKD does not decompose, folded by hand.

@@ -41,70 +41,71 @@ mode, so the same book always gives the same bytes.
 
 from __future__ import annotations
 
-import functools
 import io
 import math
-import os
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import reportlab
 from reportlab import rl_config
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
 
 from ..model.fileio import write_bytes
 from ..model.grid import BLACK
 from ..model.progress import Progress
 from ..model.puzzle import Puzzle
-from .book import (
+from .book import Book, RenderError, Trim, clip_text
+from .layout import (
     CONTENTS_COL_GAP,
     CONTENTS_LEADING,
     CONTENTS_SIZE,
-    FONT_HARD_MIN,
+    GRID_PAGE_CELL_MIN,
     HEADING_HEIGHT,
+    MINI_CAPTION,
+    MINI_CAPTION_SIZE,
+    MINI_COL_GAP,
     SOLUTION_CAPTION,
     SOLUTION_CELL_MAX,
     SOLUTION_GAP,
-    Book,
+    PageSpec,
     Plan,
-    RenderError,
-    Trim,
-    clip_text,
+    SectionLine,
     contents_label,
-    fold_text,
-    heading_title,
+    mini_box,
+    mini_type_max,
     plan_book,
-    type_sizes,
+    plan_stats,
+    puzzle_caption,
+    section_blurb,
+)
+from .pdftext import (  # noqa: F401  (_Clues, _flow and the rest: the tests reach them through this module)
+    _ASCENT,
+    _BOLD,
+    _COL_GAP,
+    _DESCENT,
+    _ITALIC,
+    _LEADING,
+    _REGULAR,
+    _Clues,
+    _Text,
+    _balanced,
+    _choose_size,
+    _clean,
+    _column_options,
+    _flow,
+    _frames,
+    _register_fonts,
+    _width,
+    _wrap,
 )
 
 __all__ = ["render_pdf"]
 
-# -- fonts --------------------------------------------------------------------
-_FONT_DIR = Path(os.path.dirname(reportlab.__file__)) / "fonts"
-_REGULAR, _BOLD, _ITALIC = "XWBook-Vera", "XWBook-VeraBd", "XWBook-VeraIt"
-_FONT_FILES = {_REGULAR: "Vera.ttf", _BOLD: "VeraBd.ttf", _ITALIC: "VeraIt.ttf"}
-_CHARSET: frozenset[int] = frozenset()
-# Advance widths per font, in 1/1000 em, as reportlab measures them: the
-# layout measures every word once and wraps at any size by arithmetic.
-_WIDTHS: dict[str, dict[int, float]] = {}
-_DEFAULT_WIDTH: dict[str, float] = {}
-_ASCENT = 0.77  # Vera's ascender and descender, as a fraction of the size,
-_DESCENT = 0.25  # rounded up: the boxes the overflow check measures
 
 # -- sizes, in points ---------------------------------------------------------
-_FONT_STEP = 0.25  # clue type sizes are multiples of this
-_LEADING = 1.15  # line spacing as a multiple of the type size (8pt on 9.2pt)
-_CLUE_GAP = 0.1  # extra space after each clue, a multiple of the type size
 _CELL_MAX = 26.0  # grid square sizes: largest (15x15), comfortable, smallest
 _CELL_MAX_SMALL = 36.0  # largest for a small grid (a 5x5 mini), and on a grid page
 _CELL_COMFORT = 18.0
 _CELL_MIN = 14.0
-_CELL_MIN_FACING = 10.0  # a grid page's squares, when the grid is large for the page
-_COL_GAP = 12.0
-_COL_MIN_WIDTH = 150.0
 _GRID_GAP = 14.0  # between the grid and the clues below it
 _HEAD_SIZE = 16.0
 _HEAD_GAP = 12.0  # between the heading rule and the content
@@ -117,106 +118,7 @@ _COPYRIGHT_SIZES = (8.5, 8.0, 7.5, 7.0, 6.5, 6.0)
 _EPS = 0.01  # tolerance of the overflow check
 
 
-def _register_fonts() -> None:
-    """Register the Vera TTFs once per process (idempotent)."""
-    global _CHARSET
-    if _CHARSET:
-        return
-    charset = None
-    for name, filename in _FONT_FILES.items():
-        path = _FONT_DIR / filename
-        try:
-            font = pdfmetrics.getFont(name)
-        except KeyError:
-            if not path.is_file():
-                raise RenderError(f"reportlab's font {filename} is missing (reinstall reportlab)", path) from None
-            font = TTFont(name, str(path))
-            pdfmetrics.registerFont(font)
-        _WIDTHS[name] = dict(font.face.charWidths)
-        _DEFAULT_WIDTH[name] = font.face.defaultWidth
-        keys = set(font.face.charToGlyph)
-        charset = keys if charset is None else charset & keys
-    _CHARSET = frozenset(charset)
-
-
-@functools.lru_cache(maxsize=None)
-def _clean(text: str) -> str:
-    """``text`` with characters the Vera fonts lack folded to ASCII look-alikes."""
-    _register_fonts()
-    return fold_text(str(text), lambda ch: ord(ch) in _CHARSET).strip()
-
-
-def _units(text: str, font: str) -> float:
-    """Advance width of ``text`` in ``font`` at 1000pt (reportlab's sum, so exact)."""
-    get, dw = _WIDTHS[font].get, _DEFAULT_WIDTH[font]
-    return sum(get(ord(ch), dw) for ch in text)
-
-
-def _width(text: str, font: str, size: float) -> float:
-    """Width of ``text`` in points: ``pdfmetrics.stringWidth`` from cached widths."""
-    return 0.001 * size * _units(text, font)
-
-
-def _measure(text: str, font: str) -> list[tuple[str, float]]:
-    """The words of ``text`` with their widths in 1/1000 em, for :func:`_wrap_measured`."""
-    return [(word, _units(word, font)) for word in text.split()]
-
-
-def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
-    """Greedy line breaking at spaces; a word wider than ``width`` is split.
-
-    Every line is at most ``width`` points wide as ``pdfmetrics.stringWidth``
-    measures it, unless a single character is wider.  Always at least one
-    line (``[""]`` for empty text).
-    """
-    return _wrap_measured(_measure(text, font), font, size, width)
-
-
-def _wrap_measured(words: list[tuple[str, float]], font: str, size: float, width: float) -> list[str]:
-    """:func:`_wrap` on words measured once by :func:`_measure`.
-
-    The layout wraps every clue at several type sizes, so the words are
-    measured once and each size costs additions only; the sums are the
-    ones reportlab makes (the widths are dyadic fractions, added exactly).
-    """
-    scale = 0.001 * size
-    space = _units(" ", font)
-    lines: list[str] = []
-    line, units = "", 0.0
-    for word, wu in words:
-        trial = units + space + wu if line else wu
-        if scale * trial <= width:
-            line = f"{line} {word}" if line else word
-            units = trial
-            continue
-        if line:
-            lines.append(line)
-        while scale * wu > width and len(word) > 1:
-            cut = len(word) - 1
-            while cut > 1 and scale * _units(word[:cut], font) > width:
-                cut -= 1
-            lines.append(word[:cut])
-            word = word[cut:]
-            wu = _units(word, font)
-        line, units = word, wu
-    if line or not lines:
-        lines.append(line)
-    return lines
-
-
 # -- drawing operations -------------------------------------------------------
-@dataclass
-class _Text:
-    """One run of text; ``box`` is the region it must stay in (None: the text block)."""
-
-    x: float
-    y: float
-    text: str
-    font: str
-    size: float
-    align: str = "left"  # "left", "right" or "centre"
-    box: tuple[float, float, float, float] | None = None  # left, bottom, right, top
-
 
 @dataclass
 class _GridOp:
@@ -236,7 +138,7 @@ class _Page:
     rules: list[tuple[float, float, float, float]] = field(default_factory=list)  # x0, x1, y, width
     folio: bool = True  # print the page number
     head: str | None = None  # the running head's outer part; None: no running head
-    clue_size: float | None = None
+    clue_sizes: dict[int, float] = field(default_factory=dict)  # 0-based puzzle -> its clue type
     outline: str = ""  # entry in the PDF's bookmarks, if any
     what: str = ""  # what the page holds, for error messages ("puzzle 7")
 
@@ -288,159 +190,16 @@ def _heading(page: _Page, area: _Area, label: str, title: str) -> float:
     return y - _HEAD_GAP
 
 
-def _fixed_heading(page: _Page, area: _Area, label: str) -> float:
-    """A title-less heading in the plan's :data:`HEADING_HEIGHT`; return the content top."""
-    top = _heading(page, area, label, "")
+def _fixed_heading(page: _Page, area: _Area, label: str, title: str = "") -> float:
+    """A heading in the plan's :data:`HEADING_HEIGHT`, ``title`` cut to its line; return the content top."""
+    room = area.width - _width(label, _BOLD, _HEAD_SIZE) - 10
+    title = clip_text(_clean(title), room, lambda t: _width(t, _REGULAR, 12.0))
+    top = _heading(page, area, label, title)
     if top < area.top - HEADING_HEIGHT:  # a constant that drifted, not bad input
         raise RenderError(f"the {label!r} heading takes {area.top - top:.1f}pt, over the plan's {HEADING_HEIGHT:g}pt")
     return area.top - HEADING_HEIGHT
 
 
-def _largest_fitting(sizes: list[float], fits):
-    """``(size, fits(size))`` for the largest of ``sizes`` (descending) that fits, or None.
-
-    ``fits`` returns a layout or None and is monotone: if a size fits, every
-    smaller one does.  So a bisection, after trying the largest size alone
-    (most small puzzles fit at once): O(log len(sizes)) calls.
-    """
-    if not sizes:
-        return None
-    first = fits(sizes[0])
-    if first is not None:
-        return sizes[0], first
-    best = fits(sizes[-1])
-    if best is None:
-        return None
-    lo, hi = 1, len(sizes) - 1  # sizes[hi] fits; everything before lo does not
-    while lo < hi:
-        mid = (lo + hi) // 2
-        result = fits(sizes[mid])
-        if result is not None:
-            hi, best = mid, result
-        else:
-            lo = mid + 1
-    return sizes[hi], best
-
-
-# -- clue columns ---------------------------------------------------------------
-@dataclass(slots=True)
-class _Block:
-    """One unbreakable item of the clue flow: a section heading or a clue."""
-
-    height: float
-    number: str  # "" for a heading
-    lines: list[str]
-    heading: bool = False
-
-
-class _Clues:
-    """A puzzle's clues, cleaned and measured once, wrapped at any size on demand."""
-
-    def __init__(self, puzzle: Puzzle):
-        self.items: list[tuple[str, list[tuple[str, float]] | None]] = []
-        for name, direction in (("ACROSS", "across"), ("DOWN", "down")):
-            self.items.append((name, None))
-            for slot, _answer, clue in puzzle.entries(direction):
-                self.items.append((f"{slot.number}.", _measure(_clean(clue), _REGULAR)))
-        self.count = len(self.items) - 2
-        # Room for the longest clue number ("78."), the same for every clue.
-        self.widest = "0" * max((len(label) - 1 for label, words in self.items if words is not None), default=1) + "."
-        self._cache: dict[tuple[float, float], list[_Block]] = {}
-
-    def blocks(self, size: float, col_width: float) -> list[_Block]:
-        """The flow at type ``size`` in columns ``col_width`` wide."""
-        key = (size, col_width)
-        blocks = self._cache.get(key)
-        if blocks is None:
-            lead = size * _LEADING
-            hsize = size + 1.5
-            text_width = col_width - self.number_width(size)
-            blocks = []
-            for label, words in self.items:
-                if words is None:
-                    blocks.append(_Block(hsize * 1.45, "", [label], heading=True))
-                else:
-                    lines = _wrap_measured(words, _REGULAR, size, text_width)
-                    blocks.append(_Block(len(lines) * lead + size * _CLUE_GAP, label, lines))
-            self._cache[key] = blocks
-        return blocks
-
-    def number_width(self, size: float) -> float:
-        """Room for a clue number and the space after it (Vera's digits are all one width)."""
-        return _width(self.widest, _BOLD, size) + size * 0.35
-
-
-
-
-def _column_options(area_width: float) -> list[tuple[int, float]]:
-    """``(columns, column width)``: as many of :data:`_COL_MIN_WIDTH` as fit, then one more."""
-    n = max(1, int((area_width + _COL_GAP) // (_COL_MIN_WIDTH + _COL_GAP)))
-    return [(m, (area_width - (m - 1) * _COL_GAP) / m) for m in (n, n + 1)]
-
-
-def _frames(tops: list[tuple[float, float]], bottom: float, width: float) -> list[tuple[float, float, float, float]]:
-    """Columns ``(x, top)`` cut off at ``bottom``, as ``(x, top, height, width)`` frames."""
-    return [(x, top, top - bottom, width) for x, top in tops if top - bottom > 0]
-
-
-def _flow(blocks: list[_Block], frames, size: float, placed: list[_Text] | None = None, num_width: float = 0.0) -> bool:
-    """Place ``blocks`` down ``frames`` ``(x, top, height, width)``; False if they overflow.
-
-    With ``placed`` None only checks the fit, else appends the text runs,
-    each clue's text ``num_width`` right of its column's edge.
-    Blocks are never split; a heading moves to the next frame rather than
-    end one.  O(len(blocks)); the layout calls it a few hundred times per
-    puzzle, so it is a plain loop over precomputed heights.
-    """
-    if not frames:
-        return False
-    lead = size * _LEADING
-    nf, nb = len(frames), len(blocks)
-    f, used, cap = 0, 0.0, frames[0][2]
-    for k in range(nb):
-        block = blocks[k]
-        need = block.height
-        if block.heading and k + 1 < nb:
-            need += blocks[k + 1].height  # keep a heading with its first clue
-        gap = lead * 0.9 if block.heading and used > 0 else 0.0
-        while used + gap + need > cap:
-            f += 1
-            if f == nf:
-                return False
-            used, gap, cap = 0.0, 0.0, frames[f][2]
-        used += gap
-        if placed is not None:
-            x, top, height, width = frames[f]
-            box = (x, top - height, x + width, top)
-            if block.heading:
-                hsize = size + 1.5
-                placed.append(_Text(x, top - used - hsize * 0.95, block.lines[0], _BOLD, hsize, box=box))
-            else:
-                base = top - used - size * 0.95
-                placed.append(_Text(x + num_width - size * 0.35, base, block.number, _BOLD, size, "right", box))
-                for i, line in enumerate(block.lines):
-                    placed.append(_Text(x + num_width, base - i * lead, line, _REGULAR, size, box=box))
-        used += block.height
-    return True
-
-
-def _balanced(blocks: list[_Block], tops, bottom: float, width: float, size: float, num_width: float) -> list[_Text]:
-    """Place ``blocks`` in columns ``tops`` with the common bottom line raised as far as they fit.
-
-    So the columns come out balanced instead of the first ones full and the
-    last ones empty.  The caller knows they fit down to ``bottom``.
-    """
-    lo, hi = bottom, max(top for _x, top in tops)
-    for _ in range(14):
-        mid = (lo + hi) / 2
-        if _flow(blocks, _frames(tops, mid, width), size, None):
-            lo = mid
-        else:
-            hi = mid
-    placed: list[_Text] = []
-    if not _flow(blocks, _frames(tops, lo, width), size, placed, num_width):  # cannot happen: lo fits
-        raise RenderError("clue columns: a fitting layout stopped fitting")
-    return placed
 
 
 # -- puzzle pages -------------------------------------------------------------
@@ -477,26 +236,6 @@ def _column_tops(puzzle: Puzzle, area: _Area, top: float, ncol: int, col_w: floa
     return tops
 
 
-def _choose_size(trim: Trim, passes, fits):
-    """The layout of the first pass that fits at the trim's sizes, else the largest below the floor.
-
-    ``passes`` are preferences in order; ``fits(pass, size)`` returns a
-    layout or None.  Returns ``(size, layout)`` or None if nothing fits even
-    at :data:`FONT_HARD_MIN`.
-    """
-    for p in passes:
-        found = _largest_fitting(type_sizes(trim.font_max, trim.font_floor, _FONT_STEP), lambda s: fits(p, s))
-        if found:
-            return found
-    best = None
-    low = type_sizes(trim.font_floor - _FONT_STEP, FONT_HARD_MIN, _FONT_STEP)
-    for p in passes:
-        found = _largest_fitting(low, lambda s: fits(p, s))
-        if found and (best is None or found[0] > best[0]):
-            best = found
-            low = [s for s in low if s > found[0]]  # only a larger size can win now
-    return best
-
 
 def _puzzle_page(book: Book, k: int, page_no: int) -> _Page:
     """Puzzle ``k`` (0-based), grid and clues, on page ``page_no``."""
@@ -504,7 +243,7 @@ def _puzzle_page(book: Book, k: int, page_no: int) -> _Page:
     area = _area(trim, page_no)
     clues = _Clues(puzzle)
     page = _Page(head=contents_label(puzzle, k + 1), outline=_clean(contents_label(puzzle, k + 1)), what=f"puzzle {k + 1}")
-    top = _heading(page, area, f"Puzzle {k + 1}", heading_title(puzzle, k + 1))
+    top = _heading(page, area, f"Puzzle {k + 1}", puzzle_caption(puzzle, k + 1))
     # Preference: the usual columns with comfortable squares, then smaller
     # squares, then narrower columns; within each, the largest type, then
     # the largest grid that leaves room for it.
@@ -529,7 +268,7 @@ def _puzzle_page(book: Book, k: int, page_no: int) -> _Page:
     size, (cell, gx, tops, col_w) = found
     page.texts.extend(_balanced(clues.blocks(size, col_w), tops, area.bottom, col_w, size, clues.number_width(size)))
     page.grids.append(_GridOp(gx, top, cell, puzzle, solution=False))
-    page.clue_size = size
+    page.clue_sizes[k] = size
     return page
 
 
@@ -538,12 +277,12 @@ def _grid_page(book: Book, k: int, page_no: int) -> _Page:
     puzzle = book.puzzles[k]
     area = _area(book.page_trim, page_no)
     page = _Page(head=contents_label(puzzle, k + 1), outline=_clean(contents_label(puzzle, k + 1)), what=f"puzzle {k + 1}")
-    top = _heading(page, area, f"Puzzle {k + 1}", heading_title(puzzle, k + 1))
+    top = _heading(page, area, f"Puzzle {k + 1}", puzzle_caption(puzzle, k + 1))
     rows, cols = puzzle.grid.rows, puzzle.grid.cols
     cell = math.floor(min(_CELL_MAX_SMALL, area.width / cols, (top - area.bottom) / rows) * 2) / 2
-    if cell < _CELL_MIN_FACING:
+    if cell < GRID_PAGE_CELL_MIN:
         raise RenderError(
-            f"puzzle {k + 1}: its {rows}x{cols} grid needs squares of at least {_CELL_MIN_FACING:g}pt; "
+            f"puzzle {k + 1}: its {rows}x{cols} grid needs squares of at least {GRID_PAGE_CELL_MIN:g}pt; "
             f"a {book.page_trim.name} page allows {cell:g}pt (choose a larger trim)",
             book.source(k),
         )
@@ -551,27 +290,41 @@ def _grid_page(book: Book, k: int, page_no: int) -> _Page:
     return page
 
 
-def _clue_page(book: Book, k: int, page_no: int) -> _Page:
-    """Puzzle ``k``'s clues, down the columns of a whole page (the ``facing`` layout)."""
+def _clue_pages(book: Book, k: int, page_no: int, count: int) -> list[_Page]:
+    """Puzzle ``k``'s clues down the columns of ``count`` whole pages from ``page_no`` (a grid page's clues).
+
+    On one page the columns are balanced; over several, each page is filled
+    before the next.
+    """
     puzzle, trim = book.puzzles[k], book.page_trim
-    area = _area(trim, page_no)
     clues = _Clues(puzzle)
-    page = _Page(head=contents_label(puzzle, k + 1), what=f"puzzle {k + 1}")
-    top = _heading(page, area, f"Puzzle {k + 1}", "Clues")
-    ncol, col_w = _column_options(area.width)[0]
-    tops = [(area.left + c * (col_w + _COL_GAP), top) for c in range(ncol)]
-    frames = _frames(tops, area.bottom, col_w)
+    pages, frames, tops = [], [], []
+    for i in range(count):
+        area = _area(trim, page_no + i)
+        page = _Page(head=contents_label(puzzle, k + 1), what=f"puzzle {k + 1}")
+        top = _heading(page, area, f"Puzzle {k + 1}", "Clues" if i == 0 else "Clues (continued)")
+        ncol, col_w = _column_options(area.width)[0]
+        tops = [(area.left + c * (col_w + _COL_GAP), top) for c in range(ncol)]
+        frames += _frames(tops, area.bottom, col_w)
+        pages.append(page)
 
     def fits(_p, size):
         return True if _flow(clues.blocks(size, col_w), frames, size, None) else None
 
     found = _choose_size(trim, [None], fits)
     if found is None:
-        raise book.clues_do_not_fit(k)
+        raise book.clues_do_not_fit(k, f" on {count} page{'s' if count > 1 else ''}")
     size = found[0]
-    page.texts.extend(_balanced(clues.blocks(size, col_w), tops, area.bottom, col_w, size, clues.number_width(size)))
-    page.clue_size = size
-    return page
+    blocks, num_width = clues.blocks(size, col_w), clues.number_width(size)
+    if count == 1:
+        pages[0].texts.extend(_balanced(blocks, tops, area.bottom, col_w, size, num_width))
+    else:
+        placed, owners = [], []
+        _flow(blocks, frames, size, placed, num_width, owners)
+        for text, f in zip(placed, owners):
+            pages[f // ncol].texts.append(text)
+    pages[0].clue_sizes[k] = size
+    return pages
 
 
 # -- front matter -------------------------------------------------------------
@@ -635,7 +388,9 @@ def _contents_page(book: Book, plan: Plan, index: int, page_no: int) -> _Page:
     col_w = (area.width - (ncol - 1) * CONTENTS_COL_GAP) / ncol
     size = CONTENTS_SIZE
     pitch = _width(" .", _REGULAR, size)
-    for i, (label, number) in enumerate(plan.contents[index]):
+    for i, line in enumerate(plan.contents[index]):
+        label, number = line
+        font = _BOLD if isinstance(line, SectionLine) else _REGULAR
         c, r = divmod(i, nrow)
         if c >= ncol:
             raise RenderError(f"contents page {index + 1} holds more lines than its {ncol}x{nrow}")
@@ -644,10 +399,10 @@ def _contents_page(book: Book, plan: Plan, index: int, page_no: int) -> _Page:
         box = (x, top - (r + 1) * CONTENTS_LEADING, x + col_w, top - r * CONTENTS_LEADING)
         num = str(number)
         num_x0 = x + col_w - _width(num, _REGULAR, size)
-        text = clip_text(_clean(label), num_x0 - x - 2 * pitch, lambda t: _width(t, _REGULAR, size))
-        page.texts.append(_Text(x, y, text, _REGULAR, size, box=box))
+        text = clip_text(_clean(label), num_x0 - x - 2 * pitch, lambda t: _width(t, font, size))
+        page.texts.append(_Text(x, y, text, font, size, box=box))
         # Dot leaders on a pitch common to every line, so the dots line up.
-        first = math.ceil((_width(text, _REGULAR, size) + pitch * 0.25) / pitch)
+        first = math.ceil((_width(text, font, size) + pitch * 0.25) / pitch)
         last = math.floor((num_x0 - pitch * 0.25 - x) / pitch)
         if last > first:
             page.texts.append(_Text(x + first * pitch, y, " ." * (last - first), _REGULAR, size, box=box))
@@ -655,16 +410,87 @@ def _contents_page(book: Book, plan: Plan, index: int, page_no: int) -> _Page:
     return page
 
 
+# -- sections and minis ----------------------------------------------------------
+def _section_page(book: Book, plan: Plan, spec: PageSpec, page_no: int) -> _Page:
+    """A section's opening page: its title, its puzzles' range, sizes and levels; no head, no folio."""
+    section = plan.sections[spec.index]
+    area = _area(book.page_trim, page_no)
+    page = _Page(folio=False, outline=_clean(section.title), what=f"the opening of section {section.title!r}")
+    cx = area.left + area.width / 2
+    y = area.top - area.height * 0.3
+    for size in (28.0, 24.0, 20.0, 16.0):
+        lines = _wrap(_clean(section.title), _BOLD, size, area.width)
+        if len(lines) <= 3:
+            break
+    for line in lines:
+        page.texts.append(_Text(cx, y, line, _BOLD, size, "centre"))
+        y -= size * 1.2
+    page.rules.append((cx - 60, cx + 60, y + size * 0.4, 0.5))
+    y -= 14.0 * 1.2
+    for text, font, tsize in ((section.puzzle_range, _REGULAR, 14.0),
+                              (section_blurb(book.puzzles, section.first, section.last), _ITALIC, 12.0)):  # fmt: skip
+        for line in _wrap(_clean(text), font, tsize, area.width):
+            page.texts.append(_Text(cx, y, line, font, tsize, "centre"))
+            y -= tsize * 1.5
+    return page
+
+
+def _caption(page: _Page, x: float, y: float, width: float, k: int, caption: str, box) -> None:
+    """A mini's caption line: "Puzzle k" in bold, then its level and title, cut to ``width``."""
+    label = f"Puzzle {k + 1}"
+    page.texts.append(_Text(x, y, label, _BOLD, MINI_CAPTION_SIZE, box=box))
+    caption = _clean(caption)
+    if caption:
+        x1 = x + _width(label, _BOLD, MINI_CAPTION_SIZE) + 8
+        size = MINI_CAPTION_SIZE - 1
+        text = clip_text(caption, x + width - x1, lambda t: _width(t, _REGULAR, size))
+        page.texts.append(_Text(x1, y, text, _REGULAR, size, box=box))
+
+
+def _minis_page(book: Book, plan: Plan, spec: PageSpec, page_no: int) -> _Page:
+    """Several minis stacked down the page (:func:`~pipeline.render.layout.mini_box`): caption, grid, clues beside it."""
+    trim = book.page_trim
+    area = _area(trim, page_no)
+    ks = spec.puzzles
+    page = _Page(head=plan.running_head(book.puzzles, spec), outline=_clean(plan.running_head(book.puzzles, spec)),
+                 what=f"puzzles {ks[0] + 1}-{ks[-1] + 1}")  # fmt: skip
+    for slot, k in enumerate(ks):
+        puzzle = book.puzzles[k]
+        box = mini_box(area.width, area.height, puzzle.grid.rows, puzzle.grid.cols, spec.rows, slot)
+        top = area.top - box.top
+        region = (area.left, top - box.height, area.right, top)
+        _caption(page, area.left, top - MINI_CAPTION_SIZE * 0.95, area.width, k, puzzle_caption(puzzle, k + 1), region)
+        body = top - MINI_CAPTION
+        page.grids.append(_GridOp(area.left, body, box.cell, puzzle, solution=False))
+        clues = _Clues(puzzle)
+        col_w = box.column_width
+        tops = [(area.left + box.clue_x + c * (col_w + MINI_COL_GAP), body) for c in range(box.columns)]
+        bottom = top - box.height
+        frames = _frames(tops, bottom, col_w)
+
+        def fits(_p, size, clues=clues, frames=frames):
+            return True if _flow(clues.blocks(size, col_w), frames, size, None) else None
+
+        found = _choose_size(trim, [None], fits, mini_type_max(trim))
+        if found is None:
+            raise book.clues_do_not_fit(k, f" beside a {puzzle.grid.rows}x{puzzle.grid.cols} mini")
+        size = found[0]
+        page.texts.extend(_balanced(clues.blocks(size, col_w), tops, bottom, col_w, size, clues.number_width(size)))
+        page.clue_sizes[k] = size
+    return page
+
+
 # -- solutions ----------------------------------------------------------------
-def _solutions_page(book: Book, plan: Plan, index: int, page_no: int) -> _Page:
-    """Solutions page ``index`` (0-based): the plan's puzzles, row by row."""
+def _solutions_page(book: Book, plan: Plan, spec: PageSpec, page_no: int) -> _Page:
+    """A solutions page: its puzzles' filled grids, row by row, under its section's title."""
+    index = spec.index
     area = _area(book.page_trim, page_no)
     page = _Page(head=plan.solution_label(index), outline="Solutions" if index == 0 else "", what="the solutions")
-    top = _fixed_heading(page, area, "Solutions")
-    ncol, nrow = plan.solution_columns, plan.solution_rows
+    top = _fixed_heading(page, area, "Solutions", plan.sections[spec.section].title)
+    ncol, nrow = spec.columns, spec.rows
     sw = (area.width - (ncol - 1) * SOLUTION_GAP) / ncol
     sh = (top - area.bottom - (nrow - 1) * SOLUTION_GAP) / nrow
-    for j, k in enumerate(plan.solutions[index]):
+    for j, k in enumerate(spec.puzzles):
         grid = book.puzzles[k].grid
         r, c = divmod(j, ncol)
         if r >= nrow:
@@ -818,31 +644,41 @@ def _draw_page(c, page: _Page, page_no: int) -> None:
 
 # -- the book -----------------------------------------------------------------
 def _pages(book: Book, plan: Plan, below_floor: list[dict], laid: Progress) -> list[_Page]:
-    """Every page of the book, in order, where the plan puts it."""
+    """Every page of the book, in order, as the plan has it."""
     trim = book.page_trim
-    pages = [_title_page(book), _copyright_page(book)]
-    for index in range(len(plan.contents)):
-        pages.append(_contents_page(book, plan, index, len(pages) + 1))
-
-    def skip_to(page_no: int, what: str) -> None:
-        while len(pages) + 1 < page_no:
-            if len(pages) + 1 not in plan.blank_pages:
-                raise RenderError(f"the page plan leaves page {len(pages) + 1} unused before {what}")
-            pages.append(_Page(folio=False, what="a blank page"))
-        if len(pages) + 1 != page_no:
-            raise RenderError(f"{what} should start on page {page_no}, but page {len(pages) + 1} is next")
-
-    for k in range(len(book.puzzles)):
-        skip_to(plan.puzzle_pages[k], f"puzzle {k + 1}")
-        if plan.layout == "facing":
-            if plan.puzzle_pages[k] % 2 == 1:
-                raise RenderError(f"puzzle {k + 1}'s grid is planned on page {plan.puzzle_pages[k]}, a right-hand page")
-            pages.append(_grid_page(book, k, len(pages) + 1))
-            pages.append(_clue_page(book, k, len(pages) + 1))
+    pages: list[_Page] = []
+    sizes: dict[int, float] = {}
+    for page_no, spec in enumerate(plan.pages, start=1):
+        kind = spec.kind
+        if kind == "title":
+            page = _title_page(book)
+        elif kind == "copyright":
+            page = _copyright_page(book)
+        elif kind == "contents":
+            page = _contents_page(book, plan, spec.index, page_no)
+        elif kind == "blank":
+            page = _Page(folio=False, what="a blank page")
+        elif kind == "section":
+            page = _section_page(book, plan, spec, page_no)
+        elif kind == "minis":
+            page = _minis_page(book, plan, spec, page_no)
+        elif kind == "solutions":
+            page = _solutions_page(book, plan, spec, page_no)
+        elif kind == "clues":
+            if spec.index == 0:
+                pending = _clue_pages(book, spec.puzzles[0], page_no, len(plan.clue_pages(spec.puzzles[0])))
+            page = pending.pop(0)
         else:
-            pages.append(_puzzle_page(book, k, len(pages) + 1))
-        laid.update(k + 1)
-        size = pages[-1].clue_size
+            k = spec.puzzles[0]
+            if kind == "grid" and plan.kinds[k] == "facing" and page_no % 2 == 1:
+                raise RenderError(f"puzzle {k + 1}'s grid is planned on page {page_no}, a right-hand page")
+            make = {"puzzle": _puzzle_page, "grid": _grid_page}[kind]
+            page = make(book, k, page_no)
+        pages.append(page)
+        sizes.update(page.clue_sizes)
+        if page.clue_sizes:
+            laid.update(len(sizes))
+    for k, size in sorted(sizes.items()):
         if size < trim.font_floor - 1e-9:
             below_floor.append({"puzzle": k + 1, "size": size})
             print(
@@ -850,11 +686,9 @@ def _pages(book: Book, plan: Plan, below_floor: list[dict], laid: Progress) -> l
                 f"{trim.font_floor:g}pt floor of the {trim.name} trim",
                 file=sys.stderr,
             )
-    skip_to(plan.solution_first, "the solutions")
-    for index in range(len(plan.solutions)):
-        pages.append(_solutions_page(book, plan, index, len(pages) + 1))
-    if len(pages) != plan.total:
-        raise RenderError(f"the book came out {len(pages)} pages long; the page plan has {plan.total}")
+    if len(sizes) != len(book.puzzles) or len(pages) != plan.total:
+        raise RenderError(f"the book came out {len(pages)} pages long with {len(sizes)} puzzles; the page plan has "
+                          f"{plan.total} and {len(book.puzzles)}")  # fmt: skip
     return pages
 
 
@@ -874,9 +708,10 @@ def render_pdf(book: Book, out_path, progress=None) -> dict:
     Returns
     -------
     dict
-        ``pages`` (total), ``puzzle_pages`` (pages holding puzzles: one per
-        puzzle, two with ``"facing"``), ``contents_pages``,
-        ``solution_pages``, ``solutions_per_page``, ``layout``, ``trim``
+        ``pages`` (total), the plan's figures
+        (:func:`~pipeline.render.layout.plan_stats`: ``puzzle_pages``,
+        ``contents_pages``, ``solution_pages``, ``solutions_per_page``,
+        ``minis_pages``, ``layout``, ``sections``), ``trim``
         (its name), ``page_size`` (``[width, height]`` in points),
         ``min_font_size`` (smallest clue type used, points),
         ``below_floor`` (``{"puzzle": k, "size": points}`` for each puzzle
@@ -947,14 +782,10 @@ def render_pdf(book: Book, out_path, progress=None) -> dict:
     finally:
         rl_config.useA85 = a85
     write_bytes(out_path, buf.getvalue())
-    sizes = [p.clue_size for p in pages if p.clue_size is not None]
+    sizes = [size for p in pages for size in p.clue_sizes.values()]
     return {
         "pages": len(pages),
-        "puzzle_pages": len(book.puzzles) * plan.pages_per_puzzle,
-        "contents_pages": len(plan.contents),
-        "solution_pages": len(plan.solutions),
-        "solutions_per_page": plan.solution_columns * plan.solution_rows,
-        "layout": plan.layout,
+        **plan_stats(plan),
         "trim": trim.name,
         "page_size": [round(trim.width * 72, 2), round(trim.height * 72, 2)],
         "min_font_size": min(sizes),
