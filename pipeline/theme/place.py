@@ -106,8 +106,10 @@ def theme_problems(grid: Grid, entries) -> list[str]:
     --------
     >>> from pipeline.model.grid import parse_grid
     >>> g = parse_grid("CATS#\\n.....\\n.....\\n.....\\n#DOGS")
-    >>> theme_problems(g, ["CATS", "DOGS"])
-    ['r2c1: 5-letter across slot, not shorter than the theme entries (4)']
+    >>> theme_problems(g, ["CATS", "DOGS"])[0]
+    'r2c1: 5-letter across slot, not shorter than the theme entries (4)'
+    >>> theme_problems(g, ["CATS", "EMUS"])[0]
+    'theme entry EMUS in no slot'
     """
     rows, cols, n = grid.rows, grid.cols, grid.rows * grid.cols
     out = []
