@@ -311,10 +311,11 @@ def test_latex_refuses_a_puzzle_that_cannot_fit(tmp_path):
 
 
 @needs_tex
-@pytest.mark.parametrize("trim, size", [("letter", 40), ("6x9", 25)])
+@pytest.mark.parametrize("trim, size", [("letter", 60), ("6x9", 40)])
 def test_latex_refuses_a_grid_too_large_for_the_page(tmp_path, trim, size):
+    # a large grid is alone on its page, in squares down to 10bp (a 25x25 on 6x9 fits)
     big = _puzzle(["." * size] * size, 3, "Huge")
-    with pytest.raises(RenderError, match=rf"puzzle 2 \(Huge\): its {size}x{size} grid needs squares of at least 14bp"):
+    with pytest.raises(RenderError, match=rf"puzzle 2 \(Huge\): its {size}x{size} grid needs squares of at least 10bp"):
         render_latex(Book("T", "", "", [], [_puzzle(PATTERN_5, 1, "Fine"), big], trim=trim), tmp_path / "b.pdf")
     assert not (tmp_path / "b.pdf").exists()
 
@@ -343,13 +344,13 @@ def test_latex_spilled_puzzle_is_detected_and_tightened(tmp_path, monkeypatch, t
     tall, TeX ships the page overfull.  On a facing clue page the multicols
     clues run onto the next page.
     """
-    from pipeline.render import latex
+    from pipeline.render import latex, latexfit
 
     overfull = []
     real = latex._overfull_pages
     monkeypatch.setattr(latex, "_overfull_pages", lambda log: overfull.append(real(log)) or overfull[-1])
-    monkeypatch.setattr(latex, "_SAFETY", safety)
-    monkeypatch.setattr(latex, "_SLACK_LINES", 0.0)
+    monkeypatch.setattr(latexfit, "_SAFETY", safety)
+    monkeypatch.setattr(latexfit, "_SLACK_LINES", 0.0)
     book = _book(trim)
     book.puzzles = book.puzzles[1:]
     out = tmp_path / "b.pdf"

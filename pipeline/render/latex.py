@@ -55,35 +55,50 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
-from reportlab.pdfbase import pdfmetrics
 
 from ..model.fileio import write_bytes, write_text
 from ..model.grid import BLACK
 from ..model.progress import Progress
 from ..model.puzzle import Puzzle
-from .book import (
+from .book import Book, RenderError, Trim, fold_text
+from .latexfit import (
+    _LEADING,
+    _Clues,
+    _column_width,
+    _Fit,
+    _fit_facing,
+    _fit_mini,
+    _fit_page,
+    _measure_clues,
+    _running_head,
+    _times_width,
+    _truncate,
+)
+from .layout import (
     CONTENTS_COL_GAP,
     CONTENTS_LEADING,
     CONTENTS_SIZE,
-    FONT_HARD_MIN,
     HEADING_HEIGHT,
+    MINI_CAPTION,
+    MINI_CAPTION_SIZE,
+    MINI_CLUE_GAP,
+    MINI_COL_GAP,
+    MINI_GAP,
     SOLUTION_CAPTION,
     SOLUTION_CELL_MAX,
     SOLUTION_GAP,
-    Book,
+    PageSpec,
     Plan,
-    RenderError,
-    Trim,
-    clip_text,
+    SectionLine,
     contents_label,
-    fold_text,
-    heading_title,
+    mini_box,
     plan_book,
-    type_sizes,
+    plan_stats,
+    puzzle_caption,
+    section_blurb,
 )
 from .texescape import tex_escape
 
@@ -96,20 +111,6 @@ INSTALL_HINT = (
     "texlive-fonts-recommended texlive-pictures (or run `make book`, which installs them as root)"
 )
 
-_LEADING = 1.2  # clue baselineskip / clue type size
-_SIZE_STEP = 0.5  # clue sizes tried, points apart
-_COL_MEASURE = 11.0  # a third clue column only if it is at least this many ems wide
-_CELL_MAX = 26.0  # grid squares, bp: largest (15x15), comfortable, smallest
-_CELL_MAX_SMALL = 36.0  # largest for a small grid (a 5x5 mini), and on a facing grid page
-_CELL_COMFORT = 18.0
-_CELL_MIN = 14.0
-_TITLE_LINE = 16.0  # each extra line of a long puzzle title, bp
-_GRID_GAP = 14.0  # the gap below the grid and multicols' space
-_COL_SEP = 12.0
-_DIGIT = 0.5  # a clue's number is set flush right in a box as wide as its digits in bold (ems) ...
-_CLUE_GAP = 0.5  # ... plus this, where the clue's text starts on every line
-_SAFETY = 1.0  # estimated clue height is multiplied by this ...
-_SLACK_LINES = 1.0  # ... plus this many lines for column balancing (TeX's page marks catch the rest)
 _TIGHTEN = 12.0  # bp taken from a spilled puzzle's room beyond what ran over (times the round)
 _ROUNDS = 4  # typesetting rounds before giving up
 _TIMEOUT = 900  # seconds for one latexmk run
@@ -172,176 +173,10 @@ def _environment(template_dir) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["tex"] = _tex_filter
+    # A macro's output: TeX this template made, every string in it already escaped.
+    env.filters["rendered"] = lambda value: _TexSafe(str(value))
     env.filters["pdfstring"] = _pdfstring
     return env
-
-
-# -- layout estimates ---------------------------------------------------------
-def _latin1(text: str) -> str:
-    return fold_text(text, lambda ch: ord(ch) < 256)
-
-
-@dataclass(frozen=True)
-class _Clues:
-    """A puzzle's clues as the estimates need them."""
-
-    words: list  # each clue's word widths in Times at 1pt (widths scale with the size)
-    number: float  # the clue numbers' box, ems
-    hang: float  # where each clue's text starts, ems
-
-
-def _measure_clues(puzzle: Puzzle) -> _Clues:
-    entries = [e for direction in ("across", "down") for e in puzzle.entries(direction)]
-    words = [[pdfmetrics.stringWidth(w, "Times-Roman", 1.0) for w in _latin1(clue).split()] for _s, _a, clue in entries]
-    number = _DIGIT * max(len(str(slot.number)) for slot, _a, _c in entries)
-    return _Clues(words, number, number + _CLUE_GAP)
-
-
-_SPACE = pdfmetrics.stringWidth(" ", "Times-Roman", 1.0)
-
-
-def _lines(words: list[float], width: float) -> int:
-    """Lines a clue of ``words`` (widths in ems) takes set ragged-right ``width`` ems wide."""
-    lines, line = 1, 0.0
-    for w in words:
-        if line and line + _SPACE + w > width:
-            lines += 1
-            line = 0.0
-        if w > width:  # a long word overflows; TeX may hyphenate, count it whole
-            lines += int(w // width)
-            w = w % width
-        line += (_SPACE if line else 0.0) + w
-    return lines
-
-
-def _column_width(text_width: float, ncols: int) -> float:
-    return (text_width - (ncols - 1) * _COL_SEP) / ncols
-
-
-def _clue_lines(clues: _Clues, size: float, column: float) -> float:
-    """Lines the clues take in a ``column`` bp wide at ``size`` points, the two direction headings included."""
-    width = column / size - clues.hang  # in ems
-    if width <= 1:
-        return math.inf
-    return sum(_lines(ws, width) for ws in clues.words) + 2 * 1.7
-
-
-def _clue_height(clues: _Clues, size: float, ncols: int, text_width: float) -> float:
-    """Estimated height (bp) of the tallest of ``ncols`` balanced clue columns at ``size`` points."""
-    lines = _clue_lines(clues, size, _column_width(text_width, ncols))
-    return (lines * _SAFETY / ncols + _SLACK_LINES) * size * _LEADING
-
-
-def _column_choices(size: float, text_width: float) -> tuple[int, ...]:
-    """Clue columns to try at ``size``: two, or three when each is still a fair measure."""
-    third = (text_width - 2 * _COL_SEP) / 3
-    return (2, 3) if third >= _COL_MEASURE * size else (2,)
-
-
-def _heading_height(title: str, text_width: float) -> float:
-    """Height (bp) of a "Puzzle k" heading with ``title`` beside it."""
-    w = pdfmetrics.stringWidth(_latin1(title), "Helvetica", 12) + 110
-    return HEADING_HEIGHT + (max(1, math.ceil(w / text_width)) - 1) * _TITLE_LINE
-
-
-def _times_width(text: str, size: float, font: str = "Times-Roman") -> float:
-    return pdfmetrics.stringWidth(_latin1(text), font, size)
-
-
-def _truncate(label: str, size: float, width: float, font: str = "Times-Roman") -> str:
-    """``label``, cut short with an ellipsis to be at most ``width`` bp in ``font`` at ``size``."""
-    return clip_text(label, width, lambda t: _times_width(t, size, font), "\u2026")
-
-
-_HEAD_SIZE = 8.0 * 0.92  # running heads: \footnotesize Helvetica, scaled as helvet is loaded
-
-
-def _running_head(text: str, text_width: float) -> str:
-    """A running head's text, cut to half the text block (each side of the head has half)."""
-    return _truncate(text, _HEAD_SIZE, text_width * 0.48, "Helvetica")
-
-
-@dataclass(frozen=True)
-class _Fit:
-    size: float  # clue type, points
-    ncols: int  # clue columns
-    cell: float  # grid square, bp
-    head: float  # heading height, bp
-    free: int = 0  # "page" layout: clue columns beside the grid (0: the grid is centred over them all)
-    band: float = 0.0  # "page" layout: height of the grid and the gap below it, bp
-
-
-def _grid_too_large(book: Book, k: int, cell: float) -> RenderError:
-    puzzle = book.puzzles[k]
-    return RenderError(
-        f"puzzle {k + 1} ({puzzle.title or 'untitled'}): its {puzzle.grid.rows}x{puzzle.grid.cols} grid needs "
-        f"squares of at least {_CELL_MIN:g}bp, and a {book.trim} page leaves room for {math.floor(cell * 2) / 2:g}bp; "
-        "choose a larger trim",
-        book.source(k),
-    )
-
-
-def _grid_band(rows: int, cols: int, cell: float, ncols: int, column: float) -> tuple[int, float]:
-    """Clue columns left free beside a grid of ``cell`` squares set flush right, and the band's height."""
-    width = cols * cell + 1.1  # the frame's line sticks out by half its width on each side
-    spanned = 1
-    while spanned * column + (spanned - 1) * _COL_SEP < width:
-        spanned += 1
-    return ncols - spanned, rows * cell + _GRID_GAP
-
-
-def _fit_page(book: Book, k: int, clues: _Clues, extra: float) -> _Fit:
-    """Puzzle ``k`` on one page: the largest clue type, then the largest grid, that fit.
-
-    The grid sits at the top, flush right over as few clue columns as it
-    needs; the clues run down the columns left of it, then on across all the
-    columns below it, balanced.
-    """
-    puzzle, trim = book.puzzles[k], book.page_trim
-    tw, th = trim.text_width * 72, trim.text_height * 72
-    rows, cols = puzzle.grid.rows, puzzle.grid.cols
-    head = _heading_height(heading_title(puzzle, k + 1), tw)
-    biggest = math.floor(min(max(_CELL_MAX, min(_CELL_MAX_SMALL, 390.0 / cols)), (tw - 1.1) / cols) * 2) / 2
-    if min(biggest, (th - head - _GRID_GAP) / rows) < _CELL_MIN:
-        raise _grid_too_large(book, k, min(biggest, (th - head - _GRID_GAP) / rows))
-    passes = ((_CELL_COMFORT, trim.font_floor), (_CELL_MIN, trim.font_floor), (_CELL_MIN, FONT_HARD_MIN))
-    for cell_floor, size_floor in passes:
-        for size in type_sizes(trim.font_max, size_floor, _SIZE_STEP):
-            skip = size * _LEADING
-            best = None  # at this size, the columns that leave the grid the most room (fewer on a tie)
-            for ncols in _column_choices(size, tw):
-                column = _column_width(tw, ncols)
-                lines = _clue_lines(clues, size, column) * _SAFETY
-                cell = biggest
-                while cell >= cell_floor:  # the largest square that leaves the clues room
-                    free, band = _grid_band(rows, cols, cell, ncols, column)
-                    rest = max(0.0, lines - free * math.floor(band / skip))
-                    below = (math.ceil(rest / ncols) + _SLACK_LINES) * skip if rest else 0.0
-                    if head + band + below + extra <= th:
-                        if best is None or cell > best.cell:
-                            best = _Fit(size, ncols, cell, head, free, band)
-                        break
-                    cell -= 0.5
-            if best is not None:
-                return best
-    raise book.clues_do_not_fit(k, f" beside a grid of {_CELL_MIN:g}bp squares")
-
-
-def _fit_facing(book: Book, k: int, clues: _Clues, extra_grid: float, extra_clues: float) -> _Fit:
-    """Puzzle ``k`` on facing pages: the grid as large as its page allows, the clues as large as theirs."""
-    puzzle, trim = book.puzzles[k], book.page_trim
-    tw, th = trim.text_width * 72, trim.text_height * 72
-    rows, cols = puzzle.grid.rows, puzzle.grid.cols
-    head = _heading_height(heading_title(puzzle, k + 1), tw)
-    cell = math.floor(min(_CELL_MAX_SMALL, (tw - 1.1) / cols, (th - head - extra_grid) / rows) * 2) / 2
-    if cell < _CELL_MIN:
-        raise _grid_too_large(book, k, cell)
-    room = th - HEADING_HEIGHT - extra_clues
-    for size in type_sizes(trim.font_max, FONT_HARD_MIN, _SIZE_STEP):
-        for ncols in _column_choices(size, tw):
-            if _clue_height(clues, size, ncols, tw) <= room:
-                return _Fit(size, ncols, cell, head)
-    raise book.clues_do_not_fit(k, " on their own page")
 
 
 def _number_size(cell: float, trim: Trim) -> float:
@@ -364,81 +199,179 @@ def _grid_context(puzzle: Puzzle) -> dict:
     return {"rows": g.rows, "cols": g.cols, "blacks": blacks, "numbers": numbers}
 
 
-def _puzzle_context(book: Book, k: int, fit: _Fit, clues: _Clues, layout: str) -> dict:
+def _fit(book: Book, plan: Plan, k: int, clues: _Clues, extras: dict) -> _Fit:
+    """Puzzle ``k``'s type and grid for its layout in the plan, less the room TeX found it ran over by."""
+    kind = plan.kinds[k]
+    if kind == "mini":
+        return _fit_mini(book, k, clues, extras[(k, "clues")], _mini_box(book, plan, k))
+    if kind == "page":
+        return _fit_page(book, k, clues, extras[(k, "clues")])
+    return _fit_facing(book, k, clues, extras[(k, "grid")], extras[(k, "clues")], len(plan.clue_pages(k)))
+
+
+def book_page(plan: Plan, page: int) -> PageSpec:
+    """The plan's spec of 1-based ``page``."""
+    return plan.pages[page - 1]
+
+
+def _mini_box(book: Book, plan: Plan, k: int):
+    """Mini ``k``'s box on its page (:func:`~pipeline.render.layout.mini_box`)."""
+    spec = book_page(plan, plan.puzzle_pages[k])
+    trim, g = book.page_trim, book.puzzles[k].grid
+    return mini_box(trim.text_width * 72, trim.text_height * 72, g.rows, g.cols, spec.rows, spec.puzzles.index(k))
+
+
+def _mini_room(book: Book, plan: Plan, k: int) -> float:
+    """The height mini ``k``'s clue columns may take (bp): its box below the caption, less a point for rounding."""
+    return math.floor(_mini_box(book, plan, k).clue_height * 100) / 100
+
+
+def _clue_context(book: Book, k: int, fit: _Fit, clues: _Clues, column: float) -> dict:
+    """What the template needs to set puzzle ``k``'s clues: type, numbers' box, columns, the clues."""
+    puzzle = book.puzzles[k]
+    return {
+        "size": fit.size,
+        "leading": round(fit.size * _LEADING, 2),
+        "ncols": fit.ncols,
+        "numbox": clues.number,
+        "hang": clues.hang,
+        "column": math.floor(column * 100) / 100,
+        "across": [(s.number, clue) for s, _a, clue in puzzle.entries("across")],
+        "down": [(s.number, clue) for s, _a, clue in puzzle.entries("down")],
+    }
+
+
+def _puzzle_context(book: Book, plan: Plan, k: int, fit: _Fit, clues: _Clues) -> dict:
     puzzle, trim = book.puzzles[k], book.page_trim
-    numsize = _number_size(fit.cell, trim)
+    tw = trim.text_width * 72
     ctx = _grid_context(puzzle)
+    clue_pages = plan.clue_pages(k) if plan.kinds[k] in ("facing", "split") else []
     ctx.update(
+        kind="puzzle",
         k=k + 1,
-        title=heading_title(puzzle, k + 1),
-        head=_running_head(contents_label(puzzle, k + 1), trim.text_width * 72),
+        title=puzzle_caption(puzzle, k + 1),
+        head=_running_head(contents_label(puzzle, k + 1), tw),
         heading=round(fit.head, 2),
         cell=fit.cell,
-        numsize=numsize,
+        numsize=_number_size(fit.cell, trim),
         numpad=round(fit.cell * _NUMBER_PAD, 2),
-        size=fit.size,
-        leading=round(fit.size * _LEADING, 2),
-        ncols=fit.ncols,
-        numbox=clues.number,
-        hang=clues.hang,
-        column=math.floor(_column_width(book.page_trim.text_width * 72, fit.ncols) * 100) / 100,
         free=fit.free,
         band=round(fit.band, 2),
-        facing=layout == "facing",
-        across=[(s.number, clue) for s, _a, clue in puzzle.entries("across")],
-        down=[(s.number, clue) for s, _a, clue in puzzle.entries("down")],
+        # a grid page and its clue page(s) (the facing layout, or a large grid), or all on one page
+        facing=bool(clue_pages),
+        last_page=clue_pages[-1] if clue_pages else plan.puzzle_pages[k],
+        **_clue_context(book, k, fit, clues, _column_width(tw, fit.ncols)),
     )
     return ctx
 
 
-def _solutions_context(book: Book, plan: Plan) -> tuple[list, dict]:
-    """The solutions pages: rows of filled grids, as the plan arranges them."""
+def _minis_context(book: Book, plan: Plan, spec: PageSpec, page: int, fits: list[_Fit], clues: list[_Clues]) -> dict:
+    """A minis page: each mini's box, caption, grid and clues beside it, as :func:`~pipeline.render.layout.mini_box` places them."""
     trim = book.page_trim
-    ncol, nrow = plan.solution_columns, plan.solution_rows
+    tw, th = trim.text_width * 72, trim.text_height * 72
+    minis = []
+    for slot, k in enumerate(spec.puzzles):
+        puzzle = book.puzzles[k]
+        box = mini_box(tw, th, puzzle.grid.rows, puzzle.grid.cols, spec.rows, slot)
+        fit = fits[k]
+        ctx = _grid_context(puzzle)
+        ctx.update(
+            k=k + 1,
+            title=puzzle_caption(puzzle, k + 1),
+            height=math.floor(box.height * 100) / 100,
+            cell=fit.cell,
+            numsize=_number_size(fit.cell, trim),
+            numpad=round(fit.cell * _NUMBER_PAD, 2),
+            gap=round(MINI_CLUE_GAP - 1.1, 2),  # the grid's frame sticks out 0.55bp each side
+            body=math.floor(box.clue_height * 100) / 100,
+            **_clue_context(book, k, fit, clues[k], box.column_width),
+        )
+        minis.append(ctx)
+    head = _running_head(plan.running_head(book.puzzles, spec), tw)
+    return {"kind": "minis", "page": page, "head": head, "minis": minis, "caption": MINI_CAPTION,
+            "caption_size": MINI_CAPTION_SIZE, "gap": MINI_GAP, "colsep": MINI_COL_GAP}  # fmt: skip
+
+
+def _section_context(book: Book, plan: Plan, spec: PageSpec) -> dict:
+    section = plan.sections[spec.index]
+    return {"kind": "section", "index": spec.index + 1, "title": section.title, "range": section.puzzle_range,
+            "blurb": section_blurb(book.puzzles, section.first, section.last)}  # fmt: skip
+
+
+def _solutions_context(book: Book, plan: Plan, spec: PageSpec) -> dict:
+    """A solutions page: rows of filled grids, as the plan arranges them, under its section's title."""
+    trim = book.page_trim
+    ncol, nrow = spec.columns, spec.rows
     tw, th = trim.text_width * 72, trim.text_height * 72 - HEADING_HEIGHT
     sw = math.floor((tw - (ncol - 1) * SOLUTION_GAP) / ncol) - 1
     sh = math.floor((th - (nrow - 1) * SOLUTION_GAP) / nrow) - 1
-    pages = []
-    for i, ks in enumerate(plan.solutions):
-        grids = []
-        for k in ks:
-            g = book.puzzles[k].grid
-            cell = math.floor(min(SOLUTION_CELL_MAX, sw / g.cols, (sh - SOLUTION_CAPTION - 4) / g.rows) * 4) / 4
-            font = round(cell * 0.6, 2)
-            sol = _grid_context(book.puzzles[k])
-            sol.update(
-                k=k + 1,
-                cell=cell,
-                font=font,
-                base=round(0.5 * cell - 0.36 * font, 2),  # puts the capitals' middle mid-square
-                letters=[[None if ch == BLACK else ch for ch in g.cells[r * g.cols : (r + 1) * g.cols]] for r in range(g.rows)],
-            )
-            grids.append(sol)
-        rows = [grids[j : j + ncol] for j in range(0, len(grids), ncol)]
-        pages.append({"index": i + 1, "head": _running_head(plan.solution_label(i), tw), "rows": rows})
-    return pages, {"width": float(sw), "height": float(sh), "gap": SOLUTION_GAP}
+    grids = []
+    for k in spec.puzzles:
+        g = book.puzzles[k].grid
+        cell = math.floor(min(SOLUTION_CELL_MAX, sw / g.cols, (sh - SOLUTION_CAPTION - 4) / g.rows) * 4) / 4
+        font = round(cell * 0.6, 2)
+        sol = _grid_context(book.puzzles[k])
+        sol.update(
+            k=k + 1,
+            cell=cell,
+            font=font,
+            base=round(0.5 * cell - 0.36 * font, 2),  # puts the capitals' middle mid-square
+            letters=[[None if ch == BLACK else ch for ch in g.cells[r * g.cols : (r + 1) * g.cols]] for r in range(g.rows)],
+        )
+        grids.append(sol)
+    # The section's title beside the heading, cut to its line (\LARGE "Solutions" is about 100bp).
+    title = _truncate(plan.sections[spec.section].title, 12 * 0.92, tw - 130, "Helvetica")
+    return {
+        "kind": "solutions",
+        "index": spec.index + 1,
+        "head": _running_head(plan.solution_label(spec.index), tw),
+        "title": title,
+        "rows": [grids[j : j + ncol] for j in range(0, len(grids), ncol)],
+        "width": float(sw),
+        "height": float(sh),
+        "gap": SOLUTION_GAP,
+    }
 
 
 def _contents_context(book: Book, plan: Plan) -> tuple[list, dict]:
-    """The contents pages: columns of ``(label, page)`` lines, labels cut to their column."""
+    """The contents pages: columns of ``(label, page, bold)`` lines, labels cut to their column."""
     tw = book.page_trim.text_width * 72
     ncol, nrow = plan.contents_columns, plan.contents_rows
     col = math.floor((tw - (ncol - 1) * CONTENTS_COL_GAP) / ncol) - 1
     pages = []
     for i, lines in enumerate(plan.contents):
         # Room for the label: the column less the page number, two spaces and 1.5em of dots.
-        lines = [
-            (_truncate(label, CONTENTS_SIZE, col - _times_width(f"  {page}", CONTENTS_SIZE) - 1.5 * CONTENTS_SIZE), page)
-            for label, page in lines
-        ]
-        pages.append({"index": i + 1, "columns": [lines[j : j + nrow] for j in range(0, len(lines), nrow)]})
+        cut = []
+        for line in lines:
+            label, page = line
+            bold = isinstance(line, SectionLine)
+            room = col - _times_width(f"  {page}", CONTENTS_SIZE) - 1.5 * CONTENTS_SIZE
+            cut.append((_truncate(label, CONTENTS_SIZE, room, "Times-Bold" if bold else "Times-Roman"), page, bold))
+        pages.append({"index": i + 1, "columns": [cut[j : j + nrow] for j in range(0, len(cut), nrow)]})
     return pages, {"width": float(col), "gap": CONTENTS_COL_GAP, "size": CONTENTS_SIZE, "leading": CONTENTS_LEADING}
+
+
+def _parts(book: Book, plan: Plan, fits: list[_Fit], clues: list[_Clues]) -> list[dict]:
+    """Every page after the contents, in order: blank, section, puzzle (and its clue pages), minis, solutions."""
+    parts = []
+    for page, spec in enumerate(plan.pages, start=1):
+        if spec.kind == "blank":
+            parts.append({"kind": "blank", "page": page})
+        elif spec.kind == "section":
+            parts.append(_section_context(book, plan, spec))
+        elif spec.kind in ("puzzle", "grid"):
+            k = spec.puzzles[0]
+            parts.append(_puzzle_context(book, plan, k, fits[k], clues[k]))
+        elif spec.kind == "minis":
+            parts.append(_minis_context(book, plan, spec, page, fits, clues))
+        elif spec.kind == "solutions":
+            parts.append(_solutions_context(book, plan, spec))
+    return parts
 
 
 def _context(book: Book, plan: Plan, fits: list[_Fit], clues: list[_Clues]) -> dict:
     trim = book.page_trim
     contents, contents_layout = _contents_context(book, plan)
-    solutions, solutions_layout = _solutions_context(book, plan)
     return {
         "book": {
             "title": book.title,
@@ -459,10 +392,7 @@ def _context(book: Book, plan: Plan, fits: list[_Fit], clues: list[_Clues]) -> d
         "heading": HEADING_HEIGHT,
         "contents": contents,
         "contents_layout": contents_layout,
-        "blank_pages": plan.blank_pages,
-        "puzzles": [_puzzle_context(book, k, fit, clues[k], plan.layout) for k, fit in enumerate(fits)],
-        "solution_pages": solutions,
-        "solutions": solutions_layout,
+        "parts": _parts(book, plan, fits, clues),
     }
 
 
@@ -588,10 +518,16 @@ def _expected_marks(plan: Plan, n: int) -> dict[tuple[str, int], int]:
     for k in range(1, n + 1):
         page = plan.puzzle_pages[k - 1]
         want[("puzzle", k)] = want[("puzzleend", k)] = page
-        if plan.layout == "facing":
-            want[("clues", k)] = want[("cluesend", k)] = page + 1
-    for i in range(1, len(plan.solutions) + 1):
-        want[("solutions", i)] = want[("solutionsend", i)] = plan.solution_first + i - 1
+        if plan.kinds[k - 1] in ("facing", "split"):
+            clue_pages = plan.clue_pages(k - 1)
+            want[("clues", k)] = clue_pages[0]
+            want[("cluesend", k)] = clue_pages[-1]  # at most: clues over several pages may end sooner
+    for section in plan.sections:
+        if section.page is not None:
+            i = plan.pages[section.page - 1].index + 1
+            want[("section", i)] = want[("sectionend", i)] = section.page
+    for page, spec in plan.solution_pages():
+        want[("solutions", spec.index + 1)] = want[("solutionsend", spec.index + 1)] = page
     return want
 
 
@@ -606,6 +542,8 @@ _PARTS = {
     "puzzleend": "the end of puzzle {}'s page",
     "clues": "puzzle {}'s clues",
     "cluesend": "the end of puzzle {}'s clues",
+    "section": "section {}'s opening page",
+    "sectionend": "the end of section {}'s opening page",
     "solutions": "solutions page {}",
     "solutionsend": "the end of solutions page {}",
 }
@@ -642,28 +580,33 @@ def _overflows(book: Book, plan: Plan, marks: dict, heights: dict, overfull: dic
         raise RenderError(
             f"the copyright page's {len(book.copyright_lines)} paragraphs do not fit on one page; shorten the notices"
         )
-    for kind in ("contents", "solutions"):
+    for kind in ("contents", "solutions", "section"):
         for (mk, i), page in sorted(marks.items()):
             if mk == kind and marks[(kind + "end", i)] != page:
                 raise RenderError(f"{_PARTS[kind].format(i)} ran onto a second page (template out of date?)")
     top = (book.page_trim.height - book.page_trim.top) * 72  # the text block's top above the paper's edge
     spilled = {}
-    facing = plan.layout == "facing"
     for k in range(1, len(book.puzzles) + 1):
-        parts = [("grid", "puzzle", "puzzleend"), ("clues", "clues", "cluesend")] if facing else [("clues", "puzzle", "puzzleend")]
+        kind = plan.kinds[k - 1]
+        if kind == "mini":  # a mini's box cannot run over its page; its measured clue columns say if it ran over the box
+            continue
+        two = kind in ("facing", "split")
+        parts = [("grid", "puzzle", "puzzleend"), ("clues", "clues", "cluesend")] if two else [("clues", "puzzle", "puzzleend")]
         for part, start, end in parts:
             first, last = marks[(start, k)], marks[(end, k)]
-            if last != first:
+            planned = plan.clue_pages(k - 1)[-1] if part == "clues" and two else first
+            if last > planned:
                 spilled[(k - 1, part)] = max(0.0, top - heights[(end, k)])
-            elif first in overfull:
-                spilled[(k - 1, part)] = overfull[first]
+            elif any(p in overfull for p in range(first, last + 1)):
+                spilled[(k - 1, part)] = max(overfull.get(p, 0.0) for p in range(first, last + 1))
     return spilled
 
 
 def _check_plan(plan: Plan, n: int, marks: dict, pages, workdir: Path) -> None:
     """Every part on the page the plan says, and the book as long as planned."""
     for (kind, k), page in _expected_marks(plan, n).items():
-        if marks[(kind, k)] != page:
+        early = kind == "cluesend" and marks[("clues", k)] <= marks[(kind, k)] <= page  # ended before its last page
+        if marks[(kind, k)] != page and not early:
             raise RenderError(
                 f"TeX put {_PARTS[kind].format(k)} on page {marks[(kind, k)]}, the page plan says page {page}",
                 workdir / "book.log",
@@ -698,9 +641,10 @@ def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_d
     Returns
     -------
     dict
-        ``pages``; ``contents_pages``, ``puzzle_pages`` (pages holding
-        puzzles: one per puzzle, two with ``"facing"``) and
-        ``solution_pages``; ``layout``; ``rounds`` (times the book was
+        ``pages``; the plan's figures
+        (:func:`~pipeline.render.layout.plan_stats`: ``puzzle_pages``,
+        ``contents_pages``, ``solution_pages``, ``solutions_per_page``,
+        ``minis_pages``, ``layout``, ``sections``); ``rounds`` (times the book was
         typeset); ``clue_sizes`` (clue type per puzzle, points);
         ``below_floor`` (``{"puzzle": k, "size": s}`` for each puzzle set
         under the trim's ``font_floor``, 1-based ``k``); ``trim``;
@@ -739,9 +683,7 @@ def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_d
     extras = {(k, part): 0.0 for k in range(n) for part in ("grid", "clues")}
 
     def fit(k: int) -> _Fit:
-        if plan.layout == "facing":
-            return _fit_facing(book, k, clues[k], extras[(k, "grid")], extras[(k, "clues")])
-        return _fit_page(book, k, clues[k], extras[(k, "clues")])
+        return _fit(book, plan, k, clues[k], extras)
 
     fitted = Progress(n, say, "puzzles fitted")
     fits = []
@@ -770,13 +712,15 @@ def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_d
             marks, heights, columns = _marks(work)
             log = (work / "book.log").read_text(errors="replace")
             spilled = _overflows(book, plan, marks, heights, _overfull_pages(log), work)
-            if plan.layout == "page":
-                # Columns balanced a fraction of a point past the page: TeX moves the whole
-                # puzzle onto the next page, both its marks with it, so nothing says it spilled.
-                for k, f in enumerate(fits):
+            for k, f in enumerate(fits):
+                if plan.kinds[k] == "page":
+                    # Columns balanced a fraction of a point past the page: TeX moves the whole
+                    # puzzle onto the next page, both its marks with it, so nothing says it spilled.
                     moved = marks.get(("puzzle", k + 1)) != plan.puzzle_pages[k]
                     if moved and k + 1 in columns and f.head + f.band + columns[k + 1] > trim.text_height * 72:
                         spilled.setdefault((k, "clues"), 0.0)
+                elif plan.kinds[k] == "mini" and columns.get(k + 1, 0.0) > _mini_room(book, plan, k):
+                    spilled[(k, "clues")] = columns[k + 1] - _mini_room(book, plan, k)
             if not spilled:
                 break
             if rounds == _ROUNDS:
@@ -791,7 +735,7 @@ def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_d
                 # fit changes.  On one page, that is heading, grid and the balanced columns
                 # below it, less the page; on a clue page, how far down the next page the
                 # columns ran (multicols balances what runs over across them all).
-                if plan.layout == "page" and k + 1 in columns:
+                if plan.kinds[k] == "page" and k + 1 in columns:
                     f = fits[k]
                     measured = f.head + f.band + columns[k + 1] - trim.text_height * 72
                     over = measured if measured > 0 else over
@@ -818,10 +762,7 @@ def render_latex(book: Book, out_path, template_dir=None, workdir=None, source_d
         )
     return {
         "pages": pages,
-        "contents_pages": len(plan.contents),
-        "puzzle_pages": n * plan.pages_per_puzzle,
-        "solution_pages": len(plan.solutions),
-        "layout": plan.layout,
+        **plan_stats(plan),
         "rounds": rounds,
         "clue_sizes": [f.size for f in fits],
         "below_floor": below,
