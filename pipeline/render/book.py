@@ -25,22 +25,8 @@ from ..model.errors import InputError
 from ..model.fileio import read_text
 from ..model.grid import BLACK, EMPTY
 from ..model.puzzle import Puzzle, read_ipuz
-from .layout import (  # noqa: F401  (the page plan lives there; re-exported for callers)
-    CONTENTS_COL_GAP,
-    CONTENTS_LEADING,
-    CONTENTS_SIZE,
-    HEADING_HEIGHT,
-    SOLUTION_CAPTION,
-    SOLUTION_CELL_MAX,
-    SOLUTION_CELL_MIN,
-    SOLUTION_GAP,
-    Plan,
-    contents_label,
-    heading_title,
-    plan_book,
-    puzzle_caption,
-    solution_layout,
-)
+from .labels import contents_label, heading_title, puzzle_caption  # noqa: F401  (re-exported)
+from .layout import Plan, plan_book, solution_layout  # noqa: F401  (the page plan lives there; re-exported)
 
 __all__ = [
     "Book",

@@ -7,16 +7,19 @@ to its destination.  The template follows the seed's dictionary template
 ``multicols``) with Times and Helvetica (``mathptmx``, ``helvet``: Type 1,
 scalable, embedded) and TikZ grids.
 
-Pages: the book follows :func:`~pipeline.render.book.plan_book`, the plan
+Pages: the book follows :func:`~pipeline.render.layout.plan_book`, the plan
 the reportlab renderer follows too -- title, copyright, contents (page
-numbers from the plan, with dot leaders), any blank page, the puzzles,
-then the solutions.  ``"page"`` layout: the grid at the top of the page,
-flush right over as few clue columns as it needs, the clues down the
-columns left of it and then across all the columns below it, balanced (the
-template cuts one column-wide box of clues with ``\\vsplit``; multicols
-cannot leave room for a grid).  ``"facing"``: the grid on the left-hand
-page, as large as the text block allows, its clues in multicols on the
-right-hand page.
+numbers from the plan, with dot leaders, sections in bold), then page by
+page section opening pages, puzzles, minis pages and blank pages, then the
+solutions section by section.  A one-page puzzle: the grid at the top of
+the page, flush right over as few clue columns as it needs, the clues down
+the columns left of it and then across all the columns below it, balanced
+(the template cuts one column-wide box of clues with ``\\vsplit``;
+multicols cannot leave room for a grid).  A grid page (``"facing"``, or a
+large grid): the grid as large as the text block allows, its clues in
+multicols on the next page(s).  A minis page: each mini in its box
+(:func:`~pipeline.render.layout.mini_box`), caption, grid, and its clues
+beside it in columns cut with ``\\vsplit``.
 
 Safety: the jinja2 environment escapes every string with
 :func:`~pipeline.render.texescape.tex_escape` -- explicitly through the
@@ -27,7 +30,8 @@ TeX runs with ``-no-shell-escape`` and kpathsea's paranoid file access.
 Fit: TeX cannot be asked in advance whether a page overflows, so each
 puzzle's clue type size (from the trim's ``font_max`` down to its
 ``font_floor``, in half points) and grid square are first estimated from
-Times metrics.  Every part of the book writes the page it starts and ends
+Times metrics (:mod:`pipeline.render.latexfit`); a mini's clue columns are
+measured by TeX and written to the ``.aux`` file too.  Every part of the book writes the page it starts and ends
 on, and how far down, to the ``.aux`` file, and the log names any page TeX
 shipped overfull; a puzzle whose clues ran onto another page or into the
 bottom margin is given that much less room (smaller type, or a smaller

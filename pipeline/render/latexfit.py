@@ -85,12 +85,6 @@ def _clue_lines(clues: _Clues, size: float, column: float) -> float:
     return sum(_lines(ws, width) for ws in clues.words) + 2 * 1.7
 
 
-def _clue_height(clues: _Clues, size: float, ncols: int, text_width: float) -> float:
-    """Estimated height (bp) of the tallest of ``ncols`` balanced clue columns at ``size`` points."""
-    lines = _clue_lines(clues, size, _column_width(text_width, ncols))
-    return (lines * _SAFETY / ncols + _SLACK_LINES) * size * _LEADING
-
-
 def _column_choices(size: float, text_width: float) -> tuple[int, ...]:
     """Clue columns to try at ``size``: two, or three when each is still a fair measure."""
     third = (text_width - 2 * _COL_SEP) / 3

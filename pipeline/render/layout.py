@@ -37,6 +37,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .labels import contents_label, heading_title, puzzle_caption, puzzle_range, section_blurb  # noqa: F401
+
 if TYPE_CHECKING:  # book.py imports this module; nothing here needs book.py at run time
     from .book import Book
 
@@ -106,49 +108,6 @@ def size_class(grid) -> str:
     return "large" if side >= LARGE_MIN_SIDE else "standard"
 
 
-def heading_title(puzzle, k: int) -> str:
-    """The title printed beside the "Puzzle k" heading: none when it says only that.
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace as P
-    >>> heading_title(P(title="Puzzle 3"), 3), heading_title(P(title="Sea Life"), 3)
-    ('', 'Sea Life')
-    """
-    title = (puzzle.title or "").strip()
-    return "" if title.lower() == f"puzzle {k}" else title
-
-
-def puzzle_caption(puzzle, k: int) -> str:
-    """What follows "Puzzle k" above its grid: its level, then its title (a themed puzzle's names the theme).
-
-    The theme entries are never printed: they would give the theme away.
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace as P
-    >>> puzzle_caption(P(title="Fire ___", level="easy"), 14), puzzle_caption(P(title="Puzzle 2", level=""), 2)
-    ('Easy · Fire ___', '')
-    """
-    level = (getattr(puzzle, "level", "") or "").strip()
-    parts = [level.capitalize()] if level else []
-    title = heading_title(puzzle, k)
-    if title:
-        parts.append(title)
-    return " · ".join(parts)
-
-
-def contents_label(puzzle, k: int) -> str:
-    """A puzzle's line in the contents: ``"Puzzle k"`` and its title, if it has its own."""
-    title = heading_title(puzzle, k)
-    return f"Puzzle {k}" + (f": {title}" if title else "")
-
-
-def _range(first: int, last: int) -> str:
-    """``"Puzzles 1-12"``, or ``"Puzzle 5"`` (0-based arguments)."""
-    return f"Puzzle {first + 1}" if first == last else f"Puzzles {first + 1}-{last + 1}"
-
-
 class SectionLine(tuple):
     """A contents line ``(label, page)`` naming a section (printed bold); equal to the plain tuple."""
 
@@ -177,30 +136,7 @@ class Section:
     @property
     def puzzle_range(self) -> str:
         """``"Puzzles 13-72"``."""
-        return _range(self.first, self.last)
-
-
-def section_blurb(puzzles, first: int, last: int) -> str:
-    """The line under a section's title on its opening page: sizes, levels, themes.
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace as P, SimpleNamespace as G
-    >>> ps = [P(grid=G(rows=15, cols=15), level=lv, theme=()) for lv in ("easy", "medium", "hard")]
-    >>> section_blurb(ps, 0, 2), section_blurb(ps, 1, 1)
-    ('15x15 · Easy to hard', '15x15 · Medium')
-    """
-    run = puzzles[first : last + 1]
-    sizes = list(dict.fromkeys(f"{p.grid.rows}x{p.grid.cols}" for p in run))
-    levels = [p.level for p in run if getattr(p, "level", "")]
-    parts = [", ".join(sizes)]
-    if levels:
-        parts.append(levels[0].capitalize() if len(set(levels)) == 1 else f"{levels[0].capitalize()} to {levels[-1]}")
-    if all(getattr(p, "theme", ()) for p in run):
-        parts.append("Themed")
-    elif any(getattr(p, "theme", ()) for p in run):
-        parts.append("Some themed")
-    return " · ".join(parts)
+        return puzzle_range(self.first, self.last)
 
 
 def solution_layout(
@@ -474,7 +410,7 @@ class Plan:
         """The outer running head of a puzzle page: ``"Puzzle 7: Title"``, or ``"Puzzles 1-4"`` on a minis page."""
         ks = spec.puzzles
         if spec.kind == "minis":
-            return _range(ks[0], ks[-1])
+            return puzzle_range(ks[0], ks[-1])
         return contents_label(puzzles[ks[0]], ks[0] + 1)
 
 
@@ -547,7 +483,7 @@ def plan_book(book: "Book") -> Plan:
     labels: list[tuple[str, object]] = []  # (label, what it points at)
     for s, (title, first, last) in enumerate(runs):
         if title:
-            labels.append((f"{title} · {_range(first, last)}", ("section", s)))
+            labels.append((f"{title} · {puzzle_range(first, last)}", ("section", s)))
         labels.extend((contents_label(puzzles[k], k + 1), ("puzzle", k)) for k in range(first, last + 1))
     labels.append(("Solutions", ("solutions", -1)))
     if titled:

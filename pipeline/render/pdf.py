@@ -1,15 +1,18 @@
 """The reportlab renderer: a print-ready PDF book without TeX.
 
-The book follows :func:`~pipeline.render.book.plan_book`, the page plan the
+The book follows :func:`~pipeline.render.layout.plan_book`, the page plan the
 LaTeX renderer follows too: page 1 is the title page, page 2 the copyright
-page, then the contents (every puzzle and the page it starts on, with dot
-leaders), any blank page the plan asks for, the puzzles, and the solutions,
-several small filled grids per page.  Every page but the title, copyright
-and blank pages carries a running head in its top margin (what the page
-holds on the outer side, the book's title in italic on the inner side, a
-thin rule under both) and its number centred in the footer.
+page, then the contents (each section in bold with its puzzle range, every
+puzzle and the page it starts on, with dot leaders), then page by page
+what the plan says -- section opening pages, puzzles, minis pages, any
+blank page -- and the solutions, section by section, several small filled
+grids per page.  Every page but the title, copyright, section and blank
+pages carries a running head in its top margin (what the page holds on the
+outer side, the book's title in italic on the inner side, a thin rule under
+both) and its number centred in the footer.
 
-Two layouts (``book.page_layout``):
+A puzzle is headed "Puzzle k" and its level and title ("Easy · Fire ___").
+By its size and the layout (``book.page_layout``):
 
 ``"page"``
     A puzzle on one page: heading, numbered grid, Across and Down clues in
@@ -21,6 +24,14 @@ Two layouts (``book.page_layout``):
     The grid on a left-hand page, as large as the text block allows; its
     clues on the right-hand page facing it, down as many columns of at
     least 150pt as fit.
+large grids (21x21, 25x25)
+    The grid alone on a page, its clues down the following page(s) (in
+    ``"facing"``, from the page facing it); over several pages each is
+    filled before the next.
+minis (in a titled section)
+    Several to a page, stacked: a caption, the grid on the left, its clues
+    beside it (:func:`~pipeline.render.layout.mini_box`), in type up to
+    three points over the trim's floor.
 
 Type: clues are set as large as fits, from the trim's ``font_max`` down to
 its ``font_floor`` (14pt to 8pt; large print 16pt to 11pt).  A puzzle that

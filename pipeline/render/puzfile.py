@@ -29,7 +29,7 @@ from ..model.grid import BLACK
 from ..model.puzzle import Puzzle
 from .book import RenderError, check_letters_and_clues, entry_name, fold_text
 
-__all__ = ["write_puz", "puz_bytes", "verify_puz", "PUZ_VERSION"]
+__all__ = ["write_puz", "puz_bytes", "verify_puz", "puz_title", "puz_notes", "PUZ_VERSION"]
 
 PUZ_VERSION = "1.3"
 _BLACK, _BLANK = puz.BLACKSQUARE, puz.BLANKSQUARE
@@ -54,6 +54,44 @@ def _ordered_slots(puzzle: Puzzle):
     return sorted(puzzle.grid.slots(), key=lambda s: (s.number, s.direction != "across"))
 
 
+def puz_title(puzzle: Puzzle) -> str:
+    """The ``.puz`` title: the puzzle's (a themed puzzle's names its theme), else its section's.
+
+    Examples
+    --------
+    >>> from pipeline.model.grid import Grid
+    >>> g = Grid.from_rows(["AB", "CD"])
+    >>> puz_title(Puzzle(g, {}, title="Fire ___")), puz_title(Puzzle(g, {}, section="Daily"))
+    ('Fire ___', 'Daily')
+    """
+    return puzzle.title or puzzle.section
+
+
+def puz_notes(puzzle: Puzzle) -> str:
+    """The ``.puz`` notes: the puzzle's section, level and theme title, then any notes of its own.
+
+    Solving apps show the notes when the puzzle opens, so the theme entries
+    (:meth:`Puzzle.notes` lists them for the ``.ipuz``) are left out: they
+    would give the theme away.
+
+    Examples
+    --------
+    >>> from pipeline.model.grid import Grid
+    >>> g = Grid.from_rows(["AB", "CD"])
+    >>> puz_notes(Puzzle(g, {}, title="Fire ___", section="Themed", level="medium", theme=("FIREDRILL",)))
+    'Section: Themed. Level: Medium. Theme: Fire ___.'
+    >>> puz_notes(Puzzle(g, {}))
+    ''
+    """
+    parts = [
+        f"Section: {puzzle.section}." if puzzle.section else "",
+        f"Level: {puzzle.level.capitalize()}." if puzzle.level else "",
+        f"Theme: {puzzle.title}." if puzzle.theme and puzzle.title else "",
+        str(puzzle.extra.get("notes") or ""),
+    ]
+    return " ".join(p for p in parts if p)
+
+
 def _build(puzzle: Puzzle, source: str) -> tuple[puz.Puzzle, list[str]]:
     """The puzpy puzzle for ``puzzle`` and the warnings its folding raised."""
     grid = puzzle.grid
@@ -67,10 +105,10 @@ def _build(puzzle: Puzzle, source: str) -> tuple[puz.Puzzle, list[str]]:
     p.width, p.height = grid.cols, grid.rows
     p.solution = "".join(_BLACK if ch == BLACK else ch for ch in grid.cells)
     p.fill = "".join(_BLACK if ch == BLACK else _BLANK for ch in grid.cells)
-    p.title = _fold(puzzle.title, "title", source, warnings)
+    p.title = _fold(puz_title(puzzle), "title", source, warnings)
     p.author = _fold(puzzle.author, "author", source, warnings)
     p.copyright = _fold(puzzle.copyright, "copyright", source, warnings)
-    p.notes = _fold(str(puzzle.extra.get("notes") or ""), "notes", source, warnings)
+    p.notes = _fold(puz_notes(puzzle), "notes", source, warnings)
     p.clues = [
         _fold(puzzle.clues[(s.direction, s.number)], entry_name(s), source, warnings) for s in _ordered_slots(puzzle)
     ]
