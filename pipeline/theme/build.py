@@ -44,8 +44,8 @@ __all__ = ["Attempt", "enumerate_sets", "themed_rules", "attempt_set", "make_the
 #: Words the filler may try on one pattern before the next pattern is tried.
 DEFAULT_MAX_NODES = 3000
 #: Layouts tried per set, and patterns per layout.
-LAYOUTS_PER_SET = 4
-PATTERNS_PER_LAYOUT = 3
+LAYOUTS_PER_SET = 8
+PATTERNS_PER_LAYOUT = 2
 
 
 @dataclass

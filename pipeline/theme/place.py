@@ -36,7 +36,10 @@ def _pair_rows(rows: int, pairs: int, centre: bool) -> list[tuple[int, ...]]:
     """Top-half rows for ``pairs`` pairs of theme entries, best first."""
     m = rows // 2
     if pairs == 1:
-        cands = [(m - 4,), (m - 3,), (m - 5,)] if centre else [(m - 3,), (m - 4,), (m - 2,)]
+        if centre:  # rows 3, 7, 11 of a 15x15 (0-based); a smaller grid keeps its pair off the second row
+            cands = [(m - 4,), (m - 3,), (m - 5,)] if rows >= 15 else [(m - 3,), (m - 4,)]
+        else:
+            cands = [(m - 3,), (m - 4,), (m - 2,)]
     else:
         cands = [(m - 4, m - 1), (m - 5, m - 2), (m - 5, m - 1), (m - 4, m - 2)]
         if rows % 2 == 0:
@@ -54,9 +57,11 @@ def _pair_rows(rows: int, pairs: int, centre: bool) -> list[tuple[int, ...]]:
 def layouts(tset: ThemeSet, rows: int, cols: int, seed: int = 0, limit: int | None = None) -> list[tuple[Placement, ...]]:
     """The layouts for ``tset`` in a ``rows x cols`` grid, best rows first, the column choices in a seeded order.
 
-    Each pair's first entry goes flush left or flush right in its top row
-    (the second, turned, flush right or left at the bottom); the centre entry
-    is centred in the middle row.
+    Each pair's first entry goes in its top row flush left, flush right or
+    set in (the second, turned, at the bottom); the centre entry is centred
+    in the middle row.  The row choices (:func:`_pair_rows`) take turns; within
+    one, flush left comes first, then the other flush choices, then the
+    set-in ones in a seeded order.
 
     Examples
     --------
@@ -66,14 +71,18 @@ def layouts(tset: ThemeSet, rows: int, cols: int, seed: int = 0, limit: int | No
     [('ABCDEFGHIJK', '4,1,across,11'), ('BCDEFGHIJKL', '12,5,across,11'), ('CDEFGHIJKLMNO', '8,2,across,13')]
     """
     rng = random.Random(seed)
-    out = []
+    per_rows = []
     for rs in _pair_rows(rows, len(tset.pairs), tset.centre is not None):
-        sides = [[0] if len(a) == cols else [0, cols - len(a)] for a, _ in tset.pairs]
+        out = []
+        per_rows.append(out)
+        sides = [list(range(cols - len(a) + 1)) for a, _ in tset.pairs]
         combos = [()]
         for choice in sides:
             combos = [c + (x,) for c in combos for x in choice]
         rng.shuffle(combos)
-        combos.sort(key=lambda c: c != tuple(0 for _ in c))  # flush left first, the rest shuffled
+        # Flush left, then flush left or right, then the rest (entries set in from both edges) shuffled.
+        combos.sort(key=lambda c: (c != tuple(0 for _ in c), not all(x in (0, cols - len(a)) for x, (a, _) in
+                                                                      zip(c, tset.pairs))))  # fmt: skip
         for cs in combos:
             placed = []
             for (a, b), r, c in zip(tset.pairs, rs, cs):
@@ -83,6 +92,8 @@ def layouts(tset: ThemeSet, rows: int, cols: int, seed: int = 0, limit: int | No
                 m = len(tset.centre)
                 placed.append(Placement(tset.centre, LockedSlot(rows // 2, (cols - m) // 2, "across", m)))
             out.append(tuple(placed))
+    # Round robin over the row choices: the first of each, then the second of each, ...
+    out = [lay[k] for k in range(max(map(len, per_rows), default=0)) for lay in per_rows if k < len(lay)]
     return out[:limit] if limit is not None else out
 
 

@@ -155,14 +155,19 @@ def _stem(token: str) -> str:
 
 
 def theme_lengths(rows: int, cols: int) -> tuple[int, int]:
-    """The shortest and longest theme entry a ``rows x cols`` grid takes across: 60% of the width up to the width.
+    """The shortest and longest theme entry a ``rows x cols`` grid takes across.
+
+    60% of the width, up to the width; in a grid 12 or fewer wide, the
+    width less one: shorter theme entries there cap the other slots so low
+    that the style's black and word bounds leave no pattern (an 11x11 with
+    7-letter themes would need every other slot at most 6 long).
 
     Examples
     --------
     >>> theme_lengths(15, 15), theme_lengths(11, 11), theme_lengths(21, 21)
-    ((9, 15), (7, 11), (13, 21))
+    ((9, 15), (10, 11), (13, 21))
     """
-    return -(-cols * 3 // 5), cols
+    return (cols - 1 if cols <= 12 else -(-cols * 3 // 5)), cols
 
 
 def shared_word_groups(phrases: Iterable[tuple[str, tuple[str, ...], float]], familiarity: Callable[[str], float],
