@@ -170,10 +170,15 @@ def _non_finite(value, path=()) -> list[str]:
 
 
 def _cross_key_problems(config: dict) -> list[str]:
-    """What the schema cannot say: the style's rules on this grid, bounds' min <= max."""
+    """What the schema cannot say: the style's rules on this grid, the sections, bounds' min <= max."""
     from .model.rules import style_rules
+    from .model.sections import sections_of
 
     problems = []
+    try:
+        sections_of(config)
+    except InputError as e:
+        problems.append(e.message)
     style = config["pattern_style"]
     rows = config["grid_rows"] or config["grid_size"]
     cols = config["grid_cols"] or config["grid_size"]
@@ -323,31 +328,42 @@ def load_config(paths=(), options=(), base=None, schema_path=None) -> dict:
 
 
 def fill_plan(config: dict) -> dict:
-    """The config's ``auto`` values worked out for its books' size.
+    """The config's sections and its ``auto`` values worked out for its books' size.
 
-    Returns ``patterns_per_shard`` (every book's puzzles `PATTERNS_PER_PUZZLE`
+    Returns ``sections`` (`pipeline.model.sections.sections_of`),
+    ``puzzles`` (a book's, over its sections), ``patterns_per_shard`` (one
+    number per section: its puzzles in every book `PATTERNS_PER_PUZZLE`
     times over, plus `SPARE_PATTERNS` a book, over the shards),
-    ``max_answer_repeats`` (`pipeline.fill.reuse.auto_max_uses`) and
-    ``fill_batches`` (the fill jobs of one book, `pipeline.fill.batch.batch_count`).
+    ``max_answer_repeats`` (`pipeline.fill.reuse.auto_max_uses` of the
+    book's puzzles) and ``fill_batches`` (the fill jobs of one book,
+    `pipeline.fill.batch.batch_count`).
 
     Examples
     --------
     >>> plan = fill_plan({"books": 1, "puzzles_per_book": 150, "pattern_shards": 4, "patterns_per_shard": "auto",
-    ...                   "max_answer_repeats": "auto", "fill_batch_size": 50})
+    ...                   "max_answer_repeats": "auto", "fill_batch_size": 50, "grid_size": 15, "grid_rows": None,
+    ...                   "grid_cols": None, "pattern_style": "american", "difficulty": "medium"})
     >>> plan["patterns_per_shard"], plan["max_answer_repeats"], plan["fill_batches"]
-    (115, 5, 3)
+    ([115], 5, 3)
     """
     from .fill.batch import batch_count
     from .fill.reuse import auto_max_uses
+    from .model.sections import sections_of
 
-    puzzles = config["puzzles_per_book"]
+    sections = sections_of(config)
+    puzzles = sum(s.count for s in sections)
     repeats = config["max_answer_repeats"]
     repeats = auto_max_uses(puzzles) if repeats == "auto" else repeats
-    per_shard = config["patterns_per_shard"]
-    if per_shard == "auto":
-        wanted = config["books"] * (puzzles * PATTERNS_PER_PUZZLE + SPARE_PATTERNS)
-        per_shard = -(-wanted // config["pattern_shards"])
+    per_shard = []
+    for section in sections:
+        n = config["patterns_per_shard"]
+        if n == "auto":
+            wanted = config["books"] * (section.count * PATTERNS_PER_PUZZLE + SPARE_PATTERNS)
+            n = -(-wanted // config["pattern_shards"])
+        per_shard.append(n)
     return {
+        "sections": sections,
+        "puzzles": puzzles,
         "patterns_per_shard": per_shard,
         "max_answer_repeats": repeats,
         "fill_batches": batch_count(puzzles, config["fill_batch_size"], repeats),

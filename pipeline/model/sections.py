@@ -51,6 +51,13 @@ MIN_THEME_SIZE = 11
 
 MIN_SIZE, MAX_SIZE = 5, 25
 
+#: Pattern rules that count squares or words: tuned for one size, they do not carry to another.
+COUNT_RULES = ("min_blacks", "max_blacks", "min_words", "max_words")
+
+#: How many points above ``min_score`` an easy puzzle's weakest word must score (a hard puzzle's floor is
+#: ``min_score``; a medium one's half this above it): easy puzzles are filled with familiar words.
+EASY_LIFT = 10.0
+
 
 @dataclass(frozen=True)
 class Section:
@@ -72,6 +79,9 @@ class Section:
         section is not graded.
     theme : bool
         Whether its puzzles are themed.
+    rules : tuple of (str, object)
+        Its style's pattern rules changed (`pipeline.model.rules.style_rules`
+        overrides), as ``(name, value)`` pairs.
     """
 
     title: str
@@ -81,6 +91,7 @@ class Section:
     style: str = "american"
     difficulty: tuple[str, str] = ("medium", "medium")
     theme: bool = False
+    rules: tuple = ()
 
     @property
     def graded(self) -> bool:
@@ -89,22 +100,60 @@ class Section:
 
     def levels(self) -> list[float]:
         """Each puzzle's difficulty on the 0 (easy) to 1 (hard) scale, first to last."""
-        lo, hi = (LEVEL_VALUE[d] for d in self.difficulty)
-        if self.count == 1:
-            return [(lo + hi) / 2]
-        return [lo + (hi - lo) * k / (self.count - 1) for k in range(self.count)]
+        return graded_levels(self.difficulty, self.count)
 
     def difficulties(self) -> list[str]:
         """Each puzzle's named level: the nearest of :data:`DIFFICULTIES` (ties to the easier)."""
-        return [min(DIFFICULTIES, key=lambda d: (abs(LEVEL_VALUE[d] - v), LEVEL_VALUE[d])) for v in self.levels()]
+        return [level_name(v) for v in self.levels()]
+
+    @property
+    def difficulty_spec(self) -> str:
+        """The difficulty as the stages' ``--difficulty`` takes it: ``easy``, or ``easy-hard`` when graded."""
+        return "-".join(dict.fromkeys(self.difficulty))
 
 
-def section_from(item: dict, where: str = "section") -> Section:
+def graded_levels(ends, count: int) -> list[float]:
+    """``count`` evenly spaced values from level ``ends[0]`` to ``ends[1]`` on the 0-1 scale.
+
+    >>> graded_levels(("easy", "hard"), 3), graded_levels(("medium", "medium"), 2), graded_levels(("easy", "hard"), 1)
+    ([0.0, 0.5, 1.0], [0.5, 0.5], [0.5])
+    """
+    lo, hi = (LEVEL_VALUE[d] for d in ends)
+    if count == 1:
+        return [(lo + hi) / 2]
+    return [lo + (hi - lo) * k / (count - 1) for k in range(count)]
+
+
+def level_name(value: float) -> str:
+    """The nearest named level to ``value`` (ties to the easier).
+
+    >>> level_name(0.25), level_name(0.8)
+    ('easy', 'hard')
+    """
+    return min(DIFFICULTIES, key=lambda d: (abs(LEVEL_VALUE[d] - value), LEVEL_VALUE[d]))
+
+
+def parse_difficulty(text: str, where: str = "--difficulty") -> tuple[str, str]:
+    """``easy`` or ``easy-hard`` (a stage's ``--difficulty``) as ``(first, last)``.
+
+    >>> parse_difficulty("easy-hard"), parse_difficulty("medium")
+    (('easy', 'hard'), ('medium', 'medium'))
+    """
+    ends = tuple(text.split("-"))
+    ends = ends * 2 if len(ends) == 1 else ends
+    if len(ends) != 2 or any(d not in DIFFICULTIES for d in ends):
+        raise InputError(f"{where}: {text!r}: give a level ({', '.join(DIFFICULTIES)}) or FIRST-LAST, e.g. easy-hard")
+    return ends
+
+
+def section_from(item: dict, where: str = "section", rules: dict | None = None) -> Section:
     """A :class:`Section` from one item of the config's ``sections`` list.
 
     The schema has checked each key's type and range; this checks what it
     cannot: ``size`` or ``rows`` and ``cols`` (not both), and what the style
-    and a theme need of the size.
+    and a theme need of the size.  ``rules`` are the style's rules changed
+    for every section (the config's ``pattern_rules``), the item's own
+    ``rules`` laid over them.
 
     Raises
     ------
@@ -122,8 +171,9 @@ def section_from(item: dict, where: str = "section") -> Section:
     if style == "open" and (rows != cols or rows > MAX_OPEN_SIZE):
         raise InputError(f"{where}: style open (a word square) needs a square grid of at most "
                          f"{MAX_OPEN_SIZE}x{MAX_OPEN_SIZE}, not {rows}x{cols}")  # fmt: skip
+    overrides = {**(rules or {}), **(item.get("rules") or {})} if style != "open" else {}
     if style != "open":
-        style_rules(style, rows, cols, where=f"{where}: style {style}")  # the preset holds on this size
+        style_rules(style, rows, cols, overrides, where=f"{where}: rules")  # the preset, changed, holds on this size
     theme = bool(item.get("theme", False))
     if theme and style == "open":
         raise InputError(f"{where}: theme: a word square has no theme entries; use style american or british")
@@ -137,11 +187,18 @@ def section_from(item: dict, where: str = "section") -> Section:
             raise InputError(f"{where}: difficulty: {d!r} is not one of {', '.join(DIFFICULTIES)}")
     if len(ends) != 2:
         raise InputError(f"{where}: difficulty: give one level or [first, last], not {len(ends)}")
-    return Section(str(item["title"]), int(item["count"]), rows, cols, style, ends, theme)
+    return Section(str(item["title"]), int(item["count"]), rows, cols, style, ends, theme, tuple(overrides.items()))
 
 
 def sections_of(config: dict) -> list[Section]:
     """The book's sections: the config's ``sections``, or one made of the one-size keys.
+
+    The config's ``pattern_rules`` are tuned for its ``grid_size`` grid
+    (74-78 words in a 15x15): they apply to the sections of that size; a
+    section of another size takes its style's preset for that size with
+    the tuned rules that are not counts (`COUNT_RULES`: ``max_slot_length``
+    11 is the word list's, whatever the size), and any section may change
+    its rules with its own ``rules``.
 
     Raises
     ------
@@ -154,17 +211,26 @@ def sections_of(config: dict) -> list[Section]:
     >>> old = {"puzzles_per_book": 12, "grid_size": 15, "grid_rows": None, "grid_cols": None,
     ...        "pattern_style": "american", "difficulty": "easy"}
     >>> sections_of(old)
-    [Section(title='', count=12, rows=15, cols=15, style='american', difficulty=('easy', 'easy'), theme=False)]
+    [Section(title='', count=12, rows=15, cols=15, style='american', difficulty=('easy', 'easy'), theme=False, rules=())]
     """
     items = config.get("sections")
+    size = config["grid_size"]
+    rows, cols = config["grid_rows"] or size, config["grid_cols"] or size
+    tuned = config.get("pattern_rules") or {}
     if not items:
-        size = config["grid_size"]
-        return [Section("", config["puzzles_per_book"], config["grid_rows"] or size, config["grid_cols"] or size,
-                        config["pattern_style"], (config["difficulty"],) * 2)]  # fmt: skip
+        style = config["pattern_style"]
+        return [Section("", config["puzzles_per_book"], rows, cols, style, (config["difficulty"],) * 2,
+                        rules=tuple((tuned.get(style) or {}).items()))]  # fmt: skip
     sections, seen = [], {}
     for i, item in enumerate(items):
         where = f"sections[{i}]" + (f" ({item['title']})" if item.get("title") else "")
-        section = section_from(item, where)
+        # pattern_rules are tuned for the grid_size grid: their counts go to the sections of that size,
+        # their other rules (the longest slot the list fills well) to every section of the style.
+        size_of = (item.get("size"), item.get("size")) if item.get("size") else (item.get("rows"), item.get("cols"))
+        rules = tuned.get(item.get("style", "american")) or {}
+        if size_of != (rows, cols):
+            rules = {k: v for k, v in rules.items() if k not in COUNT_RULES}
+        section = section_from(item, where, rules)
         if section.title in seen:
             raise InputError(f"{where}: title: the same as sections[{seen[section.title]}]'s; give each its own")
         seen[section.title] = i
@@ -179,3 +245,15 @@ def book_puzzles(sections: list[Section]) -> list[tuple[int, int]]:
     [(0, 0), (0, 1), (1, 0)]
     """
     return [(i, k) for i, s in enumerate(sections) for k in range(s.count)]
+
+
+def level_floor(min_score, level: float | None):
+    """The lowest word score a puzzle at ``level`` takes: ``min_score`` for a hard puzzle, `EASY_LIFT`
+    points more for an easy one, in between for the levels between (None: ``min_score``).
+
+    >>> level_floor(35, 0.0), level_floor(35, 0.5), level_floor(35, 1.0), level_floor(None, 0.0)
+    (45.0, 40.0, 35.0, None)
+    """
+    if min_score is None or level is None:
+        return min_score
+    return float(min_score) + EASY_LIFT * (1.0 - level)
