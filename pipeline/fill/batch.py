@@ -39,20 +39,27 @@ from collections import Counter
 
 from ..model.errors import InputError
 from ..model.fileio import read_text, write_all, write_text
-from ..model.grid import EMPTY, Grid, parse_grid
+from ..model.grid import BLACK, EMPTY, Grid, parse_grid
 from ..model.hexcodec import encode_grid, read_pattern_file
 from ..model.progress import Progress
+from ..model.sections import EASY_LIFT, graded_levels, level_floor
 from ..model.seeds import derive_seed
 from .index import WordIndex, load_index
 from .quality import fill_best
 from .reuse import DEFAULT_GAP, ClueBook, ReusePolicy, Uses
 from .search import FILLED, Filler
 
-__all__ = ["DEFAULT_BATCH_SIZE", "FillShortfall", "FillClockLimit", "batch_count", "book_batches", "fill_batch",
-           "fill_book", "merge_batches", "read_candidates"]  # fmt: skip
+__all__ = ["DEFAULT_BATCH_SIZE", "EASY_LIFT", "FillShortfall", "FillClockLimit", "batch_count", "book_batches",
+           "fill_batch", "fill_book", "level_floor", "merge_batches", "read_candidates", "section_levels"]  # fmt: skip
 
 #: Puzzles one fill job fills, at most.
 DEFAULT_BATCH_SIZE = 50
+#: The file name ending of themed candidates (`pipeline.model.themes`); other candidate files are hex patterns.
+THEMES_SUFFIX = ".themes.tsv"
+#: The grid the node budgets (``fill_max_nodes``, ``fill_improve_nodes``) are given for: a 15x15.
+BUDGET_CELLS = 225
+#: A section with fewer patterns than puzzles goes through them until it has tried this many a puzzle.
+REUSE_ROUNDS = 3
 _COLUMNS = ["candidate", "pattern", "status", "seconds", "nodes", "score", "weakest", "puzzle"]
 _BATCH_HEADER = "\t".join([*_COLUMNS, "grid"]) + "\n"
 _REPORT_HEADER = "\t".join([*_COLUMNS, "batch", "note"]) + "\n"
@@ -71,8 +78,44 @@ class FillClockLimit(FillShortfall):
 
 
 def read_candidates(path) -> list:
-    """The hex patterns of ``path``, one a line, as Grids (blank lines skipped)."""
+    """The candidates of ``path`` as Grids: hex patterns, one a line (blank lines skipped), or
+    themed candidates (``.themes.tsv``, `pipeline.model.themes`), their theme entries in place."""
+    if str(path).endswith(THEMES_SUFFIX):
+        from ..model.themes import read_themes
+
+        return [c.grid for c in read_themes(path)]
     return [grid for _, _, grid in read_pattern_file(path)]
+
+
+def given_words(grid) -> set[str]:
+    """The entries ``grid`` gives whole before it is filled (a themed candidate's theme entries).
+
+    >>> from pipeline.model.grid import parse_grid
+    >>> sorted(given_words(parse_grid("CAT\\n...\\n...")))
+    ['CAT']
+    """
+    if all(c in (EMPTY, BLACK) for c in grid.cells):
+        return set()
+    return {w for w in (grid.word(s) for s in grid.slots()) if EMPTY not in w}
+
+
+def scaled_budget(nodes, grid):
+    """A node budget given for a 15x15 (`BUDGET_CELLS`), for ``grid``: larger with the square of its
+    cells (a 21x21's nearly four times: twice the entries, each with more ways to go wrong), never
+    smaller (None: no budget).
+
+    >>> from pipeline.model.grid import Grid
+    >>> scaled_budget(1000, Grid(21, 21, ["."] * 441)), scaled_budget(1000, Grid(5, 5, ["."] * 25))
+    (3842, 1000)
+    """
+    if nodes is None:
+        return None
+    return max(nodes, round(nodes * (grid.rows * grid.cols / BUDGET_CELLS) ** 2))
+
+
+def section_levels(sections) -> list[float]:
+    """Each puzzle's level (0 easy to 1 hard) from ``sections``' ``(path, count, (first, last))``, in book order."""
+    return [v for _, count, ends in sections for v in graded_levels(ends, count)]
 
 
 def batch_count(puzzles: int, batch_size: int = DEFAULT_BATCH_SIZE, max_uses: int = 1) -> int:
@@ -105,12 +148,15 @@ def book_batches(puzzles: int, batches: int) -> list[range]:
 class _Stage:
     """What one fill job knows: the book's pool, the index, the policy, and what it has used."""
 
-    def __init__(self, candidates_path, wordlist_path, book: int, books: int, seed: int, *, batch=0, batches=1,
+    def __init__(self, sections, wordlist_path, book: int, books: int, seed: int, *, batch=0, batches=1,
                  timeout=10.0, max_nodes=None, improve_nodes=0, min_score=None, cache_dir=None, clue_dir=None,
                  clue_file=None, blocklist=None, progress=None, max_answer_repeats=1, answer_gap=DEFAULT_GAP,
-                 repeat_penalty=10.0, merging=False, shared=None):  # fmt: skip
+                 repeat_penalty=10.0, merging=False, shared=None, levels=None):  # fmt: skip
         if not 1 <= book <= books:
             raise InputError(f"book {book} is not between 1 and {books}")
+        # sections: [(candidates path, puzzles)]; the book's puzzles are theirs in order.
+        self.section_at = [j for j, (_, count) in enumerate(sections) for _ in range(count)]
+        self.levels = levels
         self.policy = ReusePolicy(max_answer_repeats, answer_gap, repeat_penalty)
         self.book, self.seed = book, seed
         self.batch, self.batches = batch, batches
@@ -118,7 +164,11 @@ class _Stage:
         self.say = progress or (lambda msg: None)
         shared = {} if shared is None else shared  # what fill_book's batches load once
         if "pool" not in shared:
-            shared["pool"] = read_candidates(candidates_path)[book - 1 :: books]
+            # One pool for the book: each section's candidates (every books-th from the book-th) in turn.
+            pools = [read_candidates(path)[book - 1 :: books] for path, _ in sections]
+            shared["pool"] = [g for pool in pools for g in pool]
+            cuts = [sum(map(len, pools[:j])) for j in range(len(pools) + 1)]
+            shared["ranges"] = [range(cuts[j], cuts[j + 1]) for j in range(len(pools))]
             t0 = time.perf_counter()
             shared["index"] = load_index(wordlist_path, cache_dir=cache_dir)
             shared["load_seconds"] = time.perf_counter() - t0
@@ -126,6 +176,8 @@ class _Stage:
             shared["blocked"] = {w for w in words if blocklist.blocks_answer(w)} if blocklist else set()
             shared["words"] = words
         self.pool, self.index, self.load_seconds = shared["pool"], shared["index"], shared["load_seconds"]
+        self.ranges = shared["ranges"]
+        self.section_of = {ci: j for j, r in enumerate(self.ranges) for ci in r}
         self.blocked = shared["blocked"]
         self.clues = None
         if clue_dir is not None:
@@ -138,9 +190,15 @@ class _Stage:
             self.uses = Uses(self.policy, batch, batches, None if self.clues is None else self.clues.counts)
         # The words this job may never use (blocked, or with no clue of its own) leave its index, so
         # each search neither skips them nor carries them in its list of excluded words.
+        # Theme entries (the words themed candidates give whole) are their puzzles' alone: no other
+        # puzzle of the book uses them, and each is in one puzzle, so it needs no dealt clue text.
+        if "locked" not in shared:
+            shared["locked"] = {w for g in self.pool for w in given_words(g)}
+        self.locked = shared["locked"]
         never = self.never = self.blocked | (set(self.clues.unusable) if self.clues is not None else set())
         if batches > 1 and not merging:  # the words whose share of the book's uses fell to other batches
             never |= {w for w in shared["words"] if self.uses.limit(w) == 0}
+        never -= self.locked - self.blocked
         if never:
             self.index = WordIndex({w: s for li in self.index.lengths.values()
                                     for w, s in zip(li.words, li.scores) if w not in never})  # fmt: skip
@@ -149,16 +207,40 @@ class _Stage:
 
     def banned(self, position: int) -> set[str]:
         """The words of this job's index the puzzle at ``position`` may not use."""
-        out = self.uses.banned(position)
+        out = self.uses.banned(position) | self.locked
         return out | (self.clues.unusable - self.never) if self.clues is not None else out
 
-    def _search(self, grid, seed, banned, penalty, where: str):
+    def candidates(self, section: int) -> list[tuple[int, int]]:
+        """This batch's candidates of ``section``, as ``(pool index, turn)``: the section's pool dealt
+        in turn to the batches that fill its puzzles (all of them for a section the batches cut
+        through), this one's share.
+
+        A section with fewer patterns than puzzles (a 5x5 has five, an open square one) goes
+        through its pool `REUSE_ROUNDS` times its puzzles over, each turn a pattern filled again
+        with a seed of its own, and the book's answers already used kept out.
+        """
+        holders = sorted({j for j, r in enumerate(book_batches(len(self.section_at), self.batches))
+                          if any(self.section_at[p] == section for p in r)})  # fmt: skip
+        if self.batch not in holders:
+            return []
+        pool, count = self.ranges[section], self.section_at.count(section)
+        turns = 1 if len(pool) >= count else math.ceil(REUSE_ROUNDS * count / len(pool))
+        dealt = [(ci, turn) for turn in range(turns) for ci in pool]
+        return dealt[holders.index(self.batch) :: len(holders)]
+
+    def floor(self, position: int):
+        """The lowest word score the puzzle at ``position`` takes (`level_floor`)."""
+        return level_floor(self.min_score, None if self.levels is None else self.levels[position])
+
+    def _search(self, grid, seed, banned, penalty, where: str, position: int):
+        floor = self.floor(position)
+        max_nodes, improve_nodes = (scaled_budget(n, grid) for n in (self.max_nodes, self.improve_nodes))
         if self.improve_nodes:
-            result = fill_best(grid, self.index, seed, self.timeout, self.max_nodes, self.improve_nodes,
-                               self.min_score, banned, penalty=penalty)  # fmt: skip
+            result = fill_best(grid, self.index, seed, self.timeout, max_nodes, improve_nodes,
+                               floor, banned, penalty=penalty)  # fmt: skip
         else:
-            filler = Filler(grid, self.index, seed=seed, min_score=self.min_score, exclude=banned, penalty=penalty)
-            result = filler.fill(self.timeout, self.max_nodes)
+            filler = Filler(grid, self.index, seed=seed, min_score=floor, exclude=banned, penalty=penalty)
+            result = filler.fill(self.timeout, max_nodes)
         self._check_clock(result, where)
         return result
 
@@ -167,15 +249,15 @@ class _Stage:
         answers sharing their only clue ban the later one and fill again.  The result's scores
         are the list's (the search judged fills on the scores less the repeat penalty).  Entries
         ``grid`` gives whole stay whatever they score (`fill_best`)."""
-        banned = self.banned(position) | ahead
+        banned = (self.banned(position) | ahead) - (given_words(grid) & self.locked)
         penalty = self.uses.penalty(banned)
-        result = self._search(grid, seed, banned, penalty, where)
+        result = self._search(grid, seed, banned, penalty, where, position)
         while self.clues is not None and result.status == FILLED:
-            clash = self.clues.clash(result.words)
+            clash = self.clues.clash([w for w in result.words if w not in self.locked])
             if clash is None:
                 break
             banned = banned | {clash}
-            result = self._search(grid, seed, banned, penalty, where)
+            result = self._search(grid, seed, banned, penalty, where, position)
         if result.status == FILLED and penalty:
             result.add_fill(result.grid, self.index)
         self.search_seconds += result.seconds
@@ -188,7 +270,7 @@ class _Stage:
         if early:
             return "answers used too often or too recently: " + ", ".join(sorted(early)[:5]), early
         if self.clues is not None:
-            clash = self.clues.clash(words)
+            clash = self.clues.clash([w for w in words if w not in self.locked])
             if clash is not None:
                 return f"no clue text left for {clash}", {clash}
         return None
@@ -196,7 +278,7 @@ class _Stage:
     def record(self, words, position: int) -> None:
         self.uses.record(words, position)
         if self.clues is not None:
-            self.clues.reserve(words)
+            self.clues.reserve([w for w in words if w not in self.locked])
 
     def _check_clock(self, result, where: str) -> None:
         """Raise FillClockLimit if the clock, not the node budget, decided ``result`` (when there is a node budget)."""
@@ -267,25 +349,41 @@ def _run_batch(stage: _Stage, positions: range, report_path=None) -> list[str]:
     """
     progress = Progress(len(positions), stage.say, f"book {stage.book} batch {stage.batch + 1}")
     lines, grids = [], []
-    for ci in range(stage.batch, len(stage.pool), stage.batches):
-        if len(grids) == len(positions):
+    left = {}  # each section's candidates this batch has yet to try
+    for position in positions:
+        section = stage.section_at[position]
+        queue = left.setdefault(section, iter(stage.candidates(section)))
+        for ci, turn in queue:
+            grid = stage.pool[ci]
+            seed = derive_seed(stage.seed, "fill", stage.book, ci, *([turn] if turn else []))
+            result = stage.fill_at(grid, position, seed, f"candidate {ci + 1}")
+            filled = result.status == FILLED
+            text = result.grid.to_text().rstrip("\n").replace("\n", "/") if filled else ""
+            lines.append("\t".join([*_row(ci, grid, result, position + 1 if filled else None), text]) + "\n")
+            if filled:
+                stage.record(result.words, position)
+                grids.append(text)
+            progress.update(len(grids), f"candidate {ci + 1} {result.status} in {result.seconds:.2f} s")
+            if filled:
+                break
+        else:
             break
-        grid = stage.pool[ci]
-        position = positions[len(grids)]
-        result = stage.fill_at(grid, position, derive_seed(stage.seed, "fill", stage.book, ci), f"candidate {ci + 1}")
-        filled = result.status == FILLED
-        text = result.grid.to_text().rstrip("\n").replace("\n", "/") if filled else ""
-        lines.append("\t".join([*_row(ci, grid, result, position + 1 if filled else None), text]) + "\n")
-        if filled:
-            stage.record(result.words, position)
-            grids.append(text)
-        progress.update(len(grids), f"candidate {ci + 1} {result.status} in {result.seconds:.2f} s")
     if len(grids) < len(positions):
         if report_path is not None:
             write_text(report_path, _BATCH_HEADER + "".join(lines))
         where = report_path or "the log above"
         raise stage.shortfall(len(grids), len(positions), f"batch {stage.batch + 1} of {stage.batches}", where)
     return lines
+
+
+def _sections(candidates, puzzles: int) -> list:
+    """``candidates`` as ``[(path, puzzles)]``: a path is one section of every puzzle."""
+    if isinstance(candidates, (list, tuple)):
+        sections = [(path, int(count)) for path, count in candidates]
+        if sum(c for _, c in sections) != puzzles:
+            raise InputError(f"the sections' puzzles add up to {sum(c for _, c in sections)}, not the book's {puzzles}")
+        return sections
+    return [(candidates, puzzles)]
 
 
 def fill_batch(candidates_path, wordlist_path, out_path, book: int, books: int, seed: int, puzzles: int,
@@ -300,7 +398,8 @@ def fill_batch(candidates_path, wordlist_path, out_path, book: int, books: int, 
     batches = _batch_count(puzzles, options)
     if not 0 <= batch < batches:
         raise InputError(f"batch {batch} is not between 0 and {batches - 1} ({puzzles} puzzles in {batches} batches)")
-    stage = _Stage(candidates_path, wordlist_path, book, books, seed, batch=batch, batches=batches, **options)
+    stage = _Stage(_sections(candidates_path, puzzles), wordlist_path, book, books, seed, batch=batch, batches=batches,
+                   **options)  # fmt: skip
     positions = book_batches(puzzles, batches)[batch]
     lines = _run_batch(stage, positions)
     write_text(out_path, _BATCH_HEADER + "".join(lines))
@@ -331,6 +430,8 @@ def _batch_rows(lines, stage: _Stage, positions: range, path=None):
             position = int(row[7]) - 1
             if position not in positions or position in filled:
                 raise InputError(f"puzzle {row[7]} is not this batch's or is listed twice", path, lineno)
+            if stage.section_of[ci] != stage.section_at[position]:
+                raise InputError(f"candidate {row[0]} is not a pattern of puzzle {row[7]}'s section", path, lineno)
             filled[position] = (ci, row[8])
         rows.append(row[:-1])
     missing = [p + 1 for p in positions if p not in filled]
@@ -351,7 +452,8 @@ def merge_batches(candidates_path, wordlist_path, batch_paths: list, out_paths: 
     batches = _batch_count(puzzles, options)
     if len(batch_paths) != batches:
         raise InputError(f"{len(batch_paths)} batch files given for {puzzles} puzzles in {batches} batches")
-    stage = _Stage(candidates_path, wordlist_path, book, books, seed, batches=batches, merging=True, **options)
+    stage = _Stage(_sections(candidates_path, puzzles), wordlist_path, book, books, seed, batches=batches,
+                   merging=True, **options)  # fmt: skip
     return _merge(stage, [_read_batch(p, stage, r) for p, r in zip(batch_paths, book_batches(puzzles, batches))],
                   out_paths, report_path)  # fmt: skip
 
@@ -395,14 +497,18 @@ def _merge(stage: _Stage, read: list, out_paths: list, report_path) -> dict:
         # them filled again around the rest; then the whole pattern, then the spare patterns.
         opened = _opened(grid, at_fault | ahead)
         kept = sum(1 for w in opened.words() if EMPTY not in w)
-        attempts = [("repair", ci, opened), *(("refill", cj, stage.pool[cj]) for cj in [ci, *spares])]
+        section = stage.section_at[position]
+        own = [cj for cj in spares if stage.section_of[cj] == section]
+        if len(stage.ranges[section]) < stage.section_at.count(section):  # a section that reuses its patterns
+            own += [cj for cj in stage.ranges[section] if cj != ci and cj not in own]
+        attempts = [("repair", ci, opened), *(("refill", cj, stage.pool[cj]) for cj in [ci, *own])]
         for kind, cj, start in attempts:
             result = stage.fill_at(start, position, derive_seed(stage.seed, kind, stage.book, position, cj),
                                    f"puzzle {position + 1}", ahead)  # fmt: skip
             filled = result.status == FILLED
             note = f"repair: kept {kept} of its {len(words)} entries" if kind == "repair" else ""
             rows.append([*_row(cj, stage.pool[cj], result, position + 1 if filled else None), "merge", note])
-            if cj != ci:
+            if cj in spares:
                 spares.remove(cj)
             if filled:
                 stage.record(result.words, position)
@@ -444,8 +550,11 @@ def fill_book(candidates_path, wordlist_path, out_paths: list, report_path, book
 
     Parameters
     ----------
-    candidates_path : path
-        The encoded patterns (``.hex``), shared by all books.
+    candidates_path : path or list of (path, int)
+        The encoded patterns (``.hex``) or themed candidates
+        (``.themes.tsv``), shared by all books; or the book's sections, each
+        its candidates and its puzzles (adding up to ``len(out_paths)``),
+        in book order: each puzzle is filled from its section's.
     wordlist_path : path
         ``WORD;score`` list.
     out_paths : list of path
@@ -468,6 +577,9 @@ def fill_book(candidates_path, wordlist_path, out_paths: list, report_path, book
             whose weakest entry scores higher); 0 keeps the first fill.
         min_score : float, optional
             No word scoring under it.
+        levels : list of float, optional
+            Each puzzle's difficulty, 0 (easy) to 1 (hard) (`section_levels`):
+            its floor is ``min_score`` raised by `level_floor`.
         cache_dir : path, optional
             Where the word index and the clue shards are cached once read.
         clue_dir : path, optional
@@ -504,12 +616,13 @@ def fill_book(candidates_path, wordlist_path, out_paths: list, report_path, book
     """
     puzzles = len(out_paths)
     batches = _batch_count(puzzles, options)
+    sections = _sections(candidates_path, puzzles)
     shared: dict = {}
     read = []
     for batch, positions in enumerate(book_batches(puzzles, batches)):
-        stage = _Stage(candidates_path, wordlist_path, book, books, seed, batch=batch, batches=batches,
+        stage = _Stage(sections, wordlist_path, book, books, seed, batch=batch, batches=batches,
                        shared=shared, **options)  # fmt: skip
         read.append(_batch_rows(_run_batch(stage, positions, report_path), stage, positions))
-    stage = _Stage(candidates_path, wordlist_path, book, books, seed, batches=batches, merging=True, shared=shared,
+    stage = _Stage(sections, wordlist_path, book, books, seed, batches=batches, merging=True, shared=shared,
                    **options)  # fmt: skip
     return _merge(stage, read, out_paths, report_path)
