@@ -171,8 +171,21 @@ def _cmd_patterns(args) -> int:
     rules = style_rules(args.style, rows, cols, overrides, where="--rule")
     seed = args.seed if args.shard is None else derive_seed(args.seed, "patterns", args.shard)
     locked = [parse_lock(t) for t in args.lock]
-    grids = generate_patterns(rows, cols, args.count, seed, rules, style=args.style, progress=_progress(args.quiet),
-                              locked=locked)  # fmt: skip
+    if args.at_most:  # a small grid has few patterns: as many as there are, up to --count
+        from .patterns import iter_patterns
+
+        grids = []
+        try:
+            for grid in iter_patterns(rows, cols, seed, rules, style=args.style, locked=locked):
+                grids.append(grid)
+                if len(grids) == args.count:
+                    break
+        except InputError:
+            if not grids:
+                raise
+    else:
+        grids = generate_patterns(rows, cols, args.count, seed, rules, style=args.style,
+                                  progress=_progress(args.quiet), locked=locked)  # fmt: skip
     if args.out:
         write_patterns(args.out, grids)
     else:
@@ -429,6 +442,30 @@ def _cmd_count(args) -> int:
     return EXIT_OK
 
 
+def _book_sections(args, puzzles: int | None):
+    """fill-book's ``--candidates``, ``--counts`` and ``--difficulty`` as `fill_book`'s sections and levels."""
+    from .fill.batch import section_levels
+    from .model.sections import parse_difficulty
+
+    files = args.candidates
+    if puzzles is None and args.counts is None and len(files) == 1:
+        return files[0], None  # --batch without --puzzles: the batch's own check says what is missing
+    counts = args.counts if args.counts is not None else ([puzzles] if len(files) == 1 else None)
+    if counts is None or len(counts) != len(files):
+        raise InputError(f"{len(files)} --candidates files: give --counts with one number of puzzles for each")
+    if any(c < 1 for c in counts):
+        raise InputError("--counts: each section has 1 puzzle or more")
+    levels = None
+    if args.difficulty is not None:
+        ends = [parse_difficulty(d) for d in args.difficulty]
+        ends = ends * len(files) if len(ends) == 1 else ends
+        if len(ends) != len(files):
+            raise InputError("--difficulty: give one level for every --candidates file, or one for all")
+        levels = section_levels([(f, c, e) for f, c, e in zip(files, counts, ends)])
+    sections = list(zip(files, counts)) if len(files) > 1 or args.counts is not None else files[0]
+    return sections, levels
+
+
 def _cmd_fill_book(args) -> int:
     from .fill.batch import FillShortfall, fill_batch, fill_book, merge_batches
 
@@ -447,7 +484,9 @@ def _cmd_fill_book(args) -> int:
         "repeat_penalty": args.repeat_penalty,
         "batch_size": args.batch_size,
     }
-    common = (args.candidates, args.wordlist)
+    puzzles = args.puzzles if args.batch is not None else len(args.out)
+    sections, options["levels"] = _book_sections(args, puzzles)
+    common = (sections, args.wordlist)
     book = {"book": args.book, "books": args.books, "seed": args.seed}
     try:
         if args.batch is not None:
@@ -467,11 +506,38 @@ def _cmd_fill_book(args) -> int:
 
 
 # -- stage 6 ------------------------------------------------------------------
+def _clue_sections(args):
+    """clue's ``--counts``, ``--difficulty`` and ``--section-titles`` as each puzzle's level and section."""
+    from .model.sections import graded_levels, parse_difficulty
+
+    ends = [parse_difficulty(d) for d in args.difficulty]
+    if args.counts is None:
+        if len(ends) != 1 or ends[0][0] != ends[0][1]:
+            raise InputError("--difficulty: one level for all the puzzles, or one a section with --counts")
+        if args.section_titles:
+            raise InputError("--section-titles: give --counts too (each section's puzzles)")
+        return ends[0][0], None
+    if sum(args.counts) != len(args.fills) or any(c < 1 for c in args.counts):
+        raise InputError(f"--counts add up to {sum(args.counts)}, not the {len(args.fills)} filled grids")
+    ends = ends * len(args.counts) if len(ends) == 1 else ends
+    titles = args.section_titles or [""] * len(args.counts)
+    if len(ends) != len(args.counts) or len(titles) != len(args.counts):
+        raise InputError("--difficulty and --section-titles: one for each of --counts")
+    levels = [v for e, c in zip(ends, args.counts) for v in graded_levels(e, c)]
+    return levels, [t for t, c in zip(titles, args.counts) for _ in range(c)]
+
+
 def _cmd_clue(args) -> int:
     from .clue import clue_book
 
     if len(args.fills) != len(args.out):
         raise InputError(f"{len(args.fills)} filled grids but {len(args.out)} --out paths")
+    difficulty, sections = _clue_sections(args)
+    themes = []
+    for path in args.themes:
+        from .model.themes import read_themes
+
+        themes += read_themes(path)
     stats = clue_book(
         args.fills,
         args.clues,
@@ -485,9 +551,12 @@ def _cmd_clue(args) -> int:
         missing=args.missing_clues,
         missing_path=args.missing_list,
         prefer_chars=args.prefer_chars,
-        difficulty=args.difficulty,
+        difficulty=difficulty,
         cache_dir=args.cache,
         progress=_progress(args.quiet),
+        sections=sections,
+        themes=themes,
+        report_path=args.report,
     )
     print(json.dumps(stats, sort_keys=True))
     return EXIT_OK
@@ -537,7 +606,9 @@ def _cmd_summary(args) -> int:
         if not sep or not name or not path:
             raise InputError(f"--render wants NAME=FILE.json, not {item!r}")
         renders[name] = path
-    stats = summarize_book(args.fill_report, args.pattern_stats, renders, args.out, html_path=args.html, book=args.book)
+    patterns = args.pattern_stats[0] if len(args.pattern_stats) == 1 else args.pattern_stats
+    stats = summarize_book(args.fill_report, patterns, renders, args.out, html_path=args.html, book=args.book,
+                           clue_report=args.clue_report)  # fmt: skip
     print(json.dumps(stats, sort_keys=True))
     return EXIT_OK
 
@@ -725,6 +796,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--rows", type=int, help="rows of a rectangular grid (with --cols)")
     s.add_argument("--cols", type=int)
     s.add_argument("--count", type=int, required=True)
+    s.add_argument(
+        "--at-most",
+        action="store_true",
+        help="as many distinct patterns as the rules allow, up to --count (a 5x5 has a handful, a grid with no "
+        "blacks one), instead of an error when there are fewer",
+    )
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--shard", type=int, help="shard number: derive this shard's seed from --seed")
     _add_rule_options(s, "american", "rule preset (default american)")
@@ -868,7 +945,22 @@ def build_parser() -> argparse.ArgumentParser:
         "fill-book",
         help="fill a book's puzzles from candidate patterns: the whole book, one batch (--batch), or merge batches",
     )
-    s.add_argument("--candidates", required=True, type=Path)
+    s.add_argument(
+        "--candidates",
+        required=True,
+        nargs="+",
+        type=Path,
+        metavar="FILE",
+        help="candidate patterns (.hex) or themed candidates (.themes.tsv): one file, or one a section, in book order",
+    )
+    s.add_argument("--counts", nargs="+", type=int, metavar="N", help="each section's puzzles (with several --candidates)")
+    s.add_argument(
+        "--difficulty",
+        nargs="+",
+        metavar="LEVEL",
+        help="each section's level (easy, medium, hard) or FIRST-LAST graded through it (easy-hard): an easier "
+        "puzzle's words score higher (--min-score is a hard puzzle's floor)",
+    )
     s.add_argument("--wordlist", required=True, type=Path)
     s.add_argument("--book", required=True, type=int)
     s.add_argument("--books", required=True, type=int)
@@ -955,10 +1047,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument(
         "--difficulty",
-        choices=["easy", "medium", "hard"],
-        default="medium",
-        help="easy puzzles take straight clues first, hard ones 'hard:' clues, medium alternates (default)",
+        nargs="+",
+        default=["medium"],
+        metavar="LEVEL",
+        help="easy puzzles take straight clues first, hard ones 'hard:' clues, medium alternates (default); "
+        "with --counts, one a section, FIRST-LAST (easy-hard) graded through it",
     )
+    s.add_argument("--counts", nargs="+", type=int, metavar="N", help="each section's puzzles, in book order")
+    s.add_argument("--section-titles", nargs="+", metavar="TITLE", help="each section's title (with --counts)")
+    s.add_argument(
+        "--themes",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="FILE",
+        help="themed candidates (xw theme): a grid holding one's theme entries takes its title and theme",
+    )
+    s.add_argument("--report", type=Path, metavar="CLUES.tsv", help="each puzzle's section, level, theme, hard clues")
     _add_blocklist_option(s)
     s.set_defaults(func=_cmd_clue)
 
@@ -995,7 +1100,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("summary", help="a book's pattern, fill and render statistics in one table")
     s.add_argument("--fill-report", required=True, type=Path, metavar="REPORT.tsv", help="the fill stage's report")
-    s.add_argument("--pattern-stats", required=True, type=Path, metavar="STATS.tsv", help="the pattern statistics")
+    s.add_argument(
+        "--pattern-stats", nargs="*", default=[], type=Path, metavar="STATS.tsv", help="the pattern statistics, one a section"
+    )
+    s.add_argument("--clue-report", type=Path, metavar="CLUES.tsv", help="the clue stage's report (xw clue --report)")
     s.add_argument(
         "--render", nargs="*", default=[], metavar="NAME=FILE.json", help="each renderer's xw render --stats file"
     )

@@ -36,6 +36,7 @@ printed.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from pathlib import Path
 
@@ -43,10 +44,10 @@ from .model.cluefile import CLUE_LEVELS, clue_key, clue_level, read_clues_for, r
 from .model.cluetext import clue_leaks
 from .model.errors import InputError
 from .model.fileio import read_text, write_all, write_text
-from .model.grid import parse_grid
+from .model.grid import EMPTY, parse_grid
 from .model.progress import Progress
 from .model.puzzle import Puzzle, ipuz_text
-from .model.sections import DIFFICULTIES
+from .model.sections import DIFFICULTIES, LEVEL_VALUE, level_name
 
 __all__ = ["DIFFICULTIES", "MissingClues", "MISSING_MODES", "MISSING_LIST", "assign_distinct", "clue_book",
            "preferred_levels"]  # fmt: skip
@@ -152,6 +153,9 @@ def clue_book(
     difficulty="medium",
     cache_dir=None,
     progress=None,
+    sections=None,
+    themes=(),
+    report_path=None,
 ) -> dict:
     """Clue the filled grids of one book and write one ``.ipuz`` per grid.
 
@@ -184,10 +188,20 @@ def clue_book(
         clues come first, in their usual order, then its longer ones (a
         small trim prints larger type when clues are short).  ``None``:
         no preference.
-    difficulty : str or list of str
+    difficulty : str or list of str or list of float
         ``easy``, ``medium`` or ``hard`` (`DIFFICULTIES`), for the book or
-        one a puzzle: which level of clue each entry takes first
-        (`preferred_levels`); an answer's other clues follow.
+        one a puzzle, or each puzzle's level from 0 (easy) to 1 (hard):
+        which level of clue each entry takes first (`preferred_levels`); an
+        answer's other clues follow.  The ``.ipuz`` says each puzzle's level.
+    sections : list of str, optional
+        Each puzzle's section title, written in its ``.ipuz``.
+    themes : list of ThemedCandidate
+        The themed candidates (`pipeline.model.themes`) the fills may have
+        come from: a grid holding every entry of one takes its title and
+        theme.
+    report_path : path, optional
+        A TSV of each puzzle: section, level, theme, entries and how many
+        took a hard clue (for the book's summary).
     cache_dir : path, optional
         Where the shards are cached once read (`pipeline.model.cluefile.read_shards_cached`).
     progress : callable, optional
@@ -236,8 +250,10 @@ def clue_book(
     if len(difficulties) != len(fill_paths):
         raise ValueError("one difficulty per filled grid")
     for d in difficulties:
-        if d not in DIFFICULTIES:
+        if isinstance(d, str) and d not in DIFFICULTIES:
             raise InputError(f"difficulty is {d!r}: choose one of {', '.join(DIFFICULTIES)}")
+    if sections is not None and len(sections) != len(fill_paths):
+        raise ValueError("one section title per filled grid")
     missing_path = Path(missing_path) if missing_path is not None else Path(out_paths[0]).parent / MISSING_LIST
     grids = []
     for path in fill_paths:
@@ -320,19 +336,30 @@ def clue_book(
         missing_path.unlink()  # a list from an earlier run, now all clued
     printed = [text for clued in chosen for text in clued.values() if text]
     hard = sum(1 for (_, _, answer), key in zip(entries, chosen_key) if key is not None and level_of[answer, key] == "hard")
+    theme_of = [_theme_of(grid, themes) for grid in grids]
     puzzles = [
         Puzzle(
             grid=grid,
             clues=clued,
-            title=title.replace("{k}", str(k)),
+            title=theme.title if theme else title.replace("{k}", str(k)),
             author=author,
             copyright=copyright,
             publisher=publisher,
+            section=sections[k - 1] if sections else "",
+            level=d if isinstance(d, str) else level_name(d),
+            level_value=LEVEL_VALUE[d] if isinstance(d, str) else round(float(d), 4),
+            theme=theme.entries if theme else (),
         )
-        for k, (grid, clued) in enumerate(zip(grids, chosen), start=1)
+        for k, (grid, clued, d, theme) in enumerate(zip(grids, chosen, difficulties, theme_of), start=1)
     ]
+    files = [(path, ipuz_text(puzzle)) for path, puzzle in zip(out_paths, puzzles)]
+    if report_path is not None:
+        hard_in = defaultdict(int)
+        for (k, _, answer), key in zip(entries, chosen_key):
+            hard_in[k] += key is not None and level_of[answer, key] == "hard"
+        files.append((report_path, _report(puzzles, hard_in)))
     # Every .ipuz staged first, then all renamed into place: a killed job leaves the old set or the new.
-    write_all([(path, ipuz_text(puzzle)) for path, puzzle in zip(out_paths, puzzles)])
+    write_all(files)
     return {
         "puzzles": len(grids),
         "answers": len(answers),
@@ -347,17 +374,44 @@ def clue_book(
     }
 
 
-def preferred_levels(difficulty: str, n: int) -> list[str]:
+def preferred_levels(difficulty, n: int) -> list[str]:
     """The clue level each of a puzzle's ``n`` entries (in clue-list order) takes first.
+
+    ``difficulty`` is a level's name or a value from 0 (easy) to 1 (hard):
+    that share of the entries, spread evenly through the list, take a hard
+    clue first (medium, 0.5: every other entry).
 
     Examples
     --------
-    >>> preferred_levels("easy", 3), preferred_levels("medium", 3)
-    (['easy', 'easy', 'easy'], ['easy', 'hard', 'easy'])
+    >>> preferred_levels("easy", 3), preferred_levels("medium", 3), preferred_levels(0.25, 8).count("hard")
+    (['easy', 'easy', 'easy'], ['easy', 'hard', 'easy'], 2)
     """
-    if difficulty == "medium":
-        return [CLUE_LEVELS[k % 2] for k in range(n)]
-    return [CLUE_LEVELS[difficulty == "hard"]] * n
+    share = LEVEL_VALUE[difficulty] if isinstance(difficulty, str) else float(difficulty)
+    return [CLUE_LEVELS[math.floor((k + 1) * share + 1e-9) > math.floor(k * share + 1e-9)] for k in range(n)]
+
+
+#: The clue report's columns (``clue_book(report_path=...)``).
+REPORT_COLUMNS = ("puzzle", "section", "level", "level_value", "theme", "entries", "hard_clues")
+
+
+def _report(puzzles: list, hard_in: dict) -> str:
+    """The clue report: one row a puzzle (`REPORT_COLUMNS`)."""
+    rows = ["\t".join(REPORT_COLUMNS)]
+    for k, p in enumerate(puzzles, start=1):
+        theme = p.title if p.theme else ""
+        rows.append("\t".join([str(k), p.section, p.level, f"{p.level_value:g}", theme, str(len(p.clues)),
+                               str(hard_in[k])]))  # fmt: skip
+    return "\n".join(rows) + "\n"
+
+
+def _theme_of(grid, themes):
+    """The themed candidate whose theme entries the filled ``grid`` holds, in its cells (None: none)."""
+    for theme in themes:
+        if theme.grid.rows == grid.rows and theme.grid.cols == grid.cols and all(
+            given in (EMPTY, cell) for given, cell in zip(theme.grid.cells, grid.cells)
+        ):
+            return theme
+    return None
 
 
 def _puzzles_of(entries) -> dict[str, list[int]]:

@@ -9,7 +9,14 @@ table for the Snakemake report):
 * the fill report (``outputs/fills/book-{n}/report.tsv``: score, weakest
   entry, seconds and words tried per puzzle);
 * each renderer's statistics (``xw render --stats``: pages, clue type size,
-  puzzles set below the trim's type floor).
+  puzzles set below the trim's type floor);
+* the clue report (``outputs/reports/book-{n}/clues.tsv``: each puzzle's
+  section, level, theme and hard clues).
+
+Each puzzle gets a **difficulty index**, 0 (easiest) to 10 (hardest): half
+from its clues (the share that took a hard clue) and half from its entries'
+rarity (their mean score, 80 and up counted as wholly familiar and 50 and
+down as wholly rare: the list's score is how well solvers know a word).
 
 One row per puzzle, then a row ``all`` for the book: totals of the counts,
 the mean word length and fill score, the weakest entry, the smallest clue
@@ -25,15 +32,29 @@ import json
 from .model.errors import InputError
 from .model.fileio import read_text, write_all
 
-__all__ = ["summarize_book", "PATTERN_COLUMNS", "FILL_COLUMNS"]
+__all__ = ["summarize_book", "difficulty_index", "PATTERN_COLUMNS", "FILL_COLUMNS", "CLUE_COLUMNS"]
 
 #: Pattern statistics kept, as the filter names them.
 PATTERN_COLUMNS = ("rows", "cols", "words", "blacks", "three_letter", "cheaters", "mean_len", "max_len")
 #: Fill report columns kept, and their names in the summary.
 FILL_COLUMNS = {"score": "fill_score", "weakest": "weakest", "seconds": "fill_seconds", "nodes": "fill_nodes"}
+#: Clue report columns kept (``xw clue --report``).
+CLUE_COLUMNS = ("section", "level", "theme", "hard_clues")
+#: The mean entry score counted as wholly familiar, and as wholly rare, in the difficulty index.
+FAMILIAR, RARE = 80.0, 50.0
+
+
+def difficulty_index(hard_share: float, mean_score: float) -> float:
+    """A puzzle's difficulty, 0 to 10: half its share of hard clues, half its entries' rarity.
+
+    >>> difficulty_index(0.0, 80), difficulty_index(1.0, 50), difficulty_index(0.5, 65)
+    (0.0, 10.0, 5.0)
+    """
+    rarity = min(1.0, max(0.0, (FAMILIAR - mean_score) / (FAMILIAR - RARE)))
+    return round(10 * (0.5 * hard_share + 0.5 * rarity), 2)
 # How the "all" row combines a column over the puzzles.
-_TOTAL = {"words", "blacks", "three_letter", "cheaters", "fill_seconds", "fill_nodes"}
-_MEAN = {"mean_len", "fill_score"}
+_TOTAL = {"words", "blacks", "three_letter", "cheaters", "fill_seconds", "fill_nodes", "hard_clues"}
+_MEAN = {"mean_len", "fill_score", "difficulty"}
 _MIN = {"weakest"}
 _MAX = {"max_len"}
 
@@ -96,15 +117,18 @@ def _fmt(value) -> str:
     return str(value)
 
 
-def summarize_book(fill_report, pattern_stats, render_stats, out_path, html_path=None, book: int | None = None) -> dict:
+def summarize_book(fill_report, pattern_stats, render_stats, out_path, html_path=None, book: int | None = None,
+                   clue_report=None) -> dict:  # fmt: skip
     """Write a book's summary table from its stages' reports.
 
     Parameters
     ----------
     fill_report : path
         The fill stage's ``report.tsv`` for the book.
-    pattern_stats : path
-        The pattern statistics (``outputs/patterns/stats.tsv``).
+    pattern_stats : path or list of path
+        The pattern statistics (``outputs/patterns/section-{s}/stats.tsv``),
+        one file or one a section.  A themed puzzle's pattern (made by the
+        theme stage, which writes none) leaves its columns empty.
     render_stats : dict of str to path
         Renderer name (``reportlab``, ``latex``) to the JSON ``xw render
         --stats`` wrote, in the order their columns should take; may be empty.
@@ -114,6 +138,9 @@ def summarize_book(fill_report, pattern_stats, render_stats, out_path, html_path
         Also the same table as an HTML page (for the Snakemake report).
     book : int, optional
         The book's number, for the HTML page's heading.
+    clue_report : path, optional
+        The clue stage's report (``xw clue --report``): adds each puzzle's
+        section, level, theme, hard clues and `difficulty_index`.
 
     Returns
     -------
@@ -143,19 +170,36 @@ def summarize_book(fill_report, pattern_stats, render_stats, out_path, html_path
     if not fills:
         raise InputError("no filled puzzle listed", fill_report)
     patterns = {}
-    for lineno, r in enumerate(_read_tsv(pattern_stats, ["hex", *PATTERN_COLUMNS]), start=2):
-        patterns.setdefault(r["hex"], (lineno, r))
+    for path in pattern_stats if isinstance(pattern_stats, (list, tuple)) else [pattern_stats]:
+        for lineno, r in enumerate(_read_tsv(path, ["hex", *PATTERN_COLUMNS]), start=2):
+            patterns.setdefault(r["hex"], (path, lineno, r))
     n = len(fills)
+    clued = []
+    if clue_report is not None:
+        clued = _read_tsv(clue_report, ["puzzle", "entries", *CLUE_COLUMNS])
+        if len(clued) != n:
+            raise InputError(f"{len(clued)} puzzles listed, the fill report {n}", clue_report)
     renders = [(name, *_render_stats(name, path, n)) for name, path in render_stats.items()]
     rows = []
     for lineno, f in sorted(enumerate(fills, start=2), key=lambda x: _number(x[1]["puzzle"], fill_report, x[0])):
         k = _number(f["puzzle"], fill_report, lineno)
-        if f["pattern"] not in patterns:
-            raise InputError(f"puzzle {k}'s pattern {f['pattern']} is not in {pattern_stats}", fill_report, lineno)
-        pline, p = patterns[f["pattern"]]
+        clue = clued[k - 1] if clued else {}
         row = {"puzzle": k}
-        row.update({c: _number(p[c], pattern_stats, pline) for c in PATTERN_COLUMNS})
+        if f["pattern"] in patterns:
+            ppath, pline, p = patterns[f["pattern"]]
+            row.update({c: _number(p[c], ppath, pline) for c in PATTERN_COLUMNS})
+        elif clue.get("theme"):
+            row.update({c: "" for c in PATTERN_COLUMNS})
+        else:
+            where = pattern_stats if not isinstance(pattern_stats, (list, tuple)) else ", ".join(map(str, pattern_stats))
+            raise InputError(f"puzzle {k}'s pattern {f['pattern']} is not in {where}", fill_report, lineno)
         row.update({new: _number(f[old], fill_report, lineno) for old, new in FILL_COLUMNS.items()})
+        if clued:
+            row.update({c: clue[c] for c in ("section", "level", "theme")})
+            hard = _number(clue["hard_clues"], clue_report, k + 1)
+            row["hard_clues"] = hard
+            share = hard / max(1, _number(clue["entries"], clue_report, k + 1))
+            row["difficulty"] = difficulty_index(share, row["fill_score"])
         for _, figures, per_puzzle in renders:
             row.update({c: "" for c in figures})
             row.update(per_puzzle[len(rows)])
