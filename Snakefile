@@ -11,6 +11,7 @@ from snakemake.utils import min_version
 
 from pipeline.config import check_config_or_exit, fill_plan
 from pipeline.lexicon.house import default_house_dir
+from pipeline.model.sections import level_floor
 
 min_version("9.17")  # earlier 9.x ran more jobs at once than --cores
 
@@ -28,11 +29,15 @@ report: "report/workflow.rst"
 
 shell.prefix(f'export PATH="{Path(sys.executable).parent}:$PATH"; ')
 OUT = "outputs"
-# The config's auto values (patterns, answer repeats, fill batches) for this size of book.
+# The book's sections and the config's auto values (patterns, answer repeats, fill batches) for it.
 PLAN = fill_plan(config)
 BOOKS = range(1, config["books"] + 1)
-PUZZLES = range(1, config["puzzles_per_book"] + 1)
+PUZZLES = range(1, PLAN["puzzles"] + 1)
 SHARDS = range(config["pattern_shards"])
+# Sections are numbered from 1 in book order: outputs/patterns/section-{s}/.
+SECTIONS = {str(i): s for i, s in enumerate(PLAN["sections"], start=1)}
+PATTERN_SECTIONS = [i for i, s in SECTIONS.items() if not s.theme]
+THEME_SECTIONS = [i for i, s in SECTIONS.items() if s.theme]
 BATCHES = range(1, PLAN["fill_batches"] + 1)
 DEFAULT_WORDLIST = f"{OUT}/lexicon/wordlist.txt"
 # wordlist: null (the default list), a file (instead of it), or lists laid
@@ -56,9 +61,6 @@ PREVIEW_PAGES = range(1, config["preview_pages"] + 1)
 NYT = config["nyt_submission"]
 # Only the margins the config sets: --inner 0.875 --top 0.75 ... (the trim's for the rest).
 MARGINS = " ".join(f"--{side} {value}" for side, value in (config["margins"] or {}).items() if value is not None)
-ROWS = config["grid_rows"] or config["grid_size"]
-COLS = config["grid_cols"] or config["grid_size"]
-STYLE = config["pattern_style"]
 # The same blocklists for every stage that picks answers or clues: --blocklist F ... or --no-blocklist.
 BLOCKLISTS = config["blocklists"]
 BLOCK_ARGS = " ".join(f"--blocklist {shlex.quote(b)}" for b in BLOCKLISTS) or "--no-blocklist"
@@ -87,10 +89,37 @@ def _rule_value(v):
     return "null" if v is None else str(v).lower() if isinstance(v, bool) else v
 
 
-# The style's rules as changed in the config: --style S --rule NAME=VALUE ...
-RULES = f"--style {STYLE} " + " ".join(
-    f"--rule {k}={_rule_value(v)}" for k, v in ((config["pattern_rules"] or {}).get(STYLE) or {}).items()
-)
+def _rules(w):
+    """A section's style and its rules as changed: --style S --rule NAME=VALUE ... (open: no blacks)."""
+    s = SECTIONS[w.section]
+    if s.style == "open":
+        return "--style american --rule max_blacks=0 --rule symmetry=none"
+    return f"--style {s.style} " + " ".join(f"--rule {k}={_rule_value(v)}" for k, v in s.rules)
+
+
+def _section_args(what):
+    """fill-book's and clue's view of the sections: --counts N ... --difficulty D ... (and their titles)."""
+    sections = SECTIONS.values()
+    args = f"--counts {' '.join(str(s.count) for s in sections)}"
+    args += f" --difficulty {' '.join(s.difficulty_spec for s in sections)}"
+    if what == "clue":
+        args += " --section-titles " + " ".join(shlex.quote(s.title) for s in sections)
+    return args
+
+
+def candidates(section):
+    """A section's candidates: its encoded patterns, or its themed candidates."""
+    if SECTIONS[section].theme:
+        return f"{OUT}/patterns/section-{section}/candidates.themes.tsv"
+    return f"{OUT}/patterns/section-{section}/patterns.hex"
+
+
+CANDIDATES = [candidates(i) for i in SECTIONS]
+PATTERN_STATS = [f"{OUT}/patterns/section-{i}/stats.tsv" for i in PATTERN_SECTIONS]
+
+
+wildcard_constraints:
+    section=r"\d+",
 
 
 rule all:
@@ -101,7 +130,8 @@ rule all:
         expand(f"{OUT}/submissions/book-{{book}}/{{k}}.pdf", book=BOOKS, k=PUZZLES) if NYT else [],
         expand(f"{OUT}/previews/book-{{book}}/page-{{i}}.png", book=BOOKS, i=PREVIEW_PAGES),
         expand(f"{OUT}/reports/book-{{book}}/summary.{{ext}}", book=BOOKS, ext=["tsv", "html"]),
-        f"{OUT}/patterns/stats.tsv",
+        PATTERN_STATS,
+        CANDIDATES,
 
 
 rule lexicon:
@@ -144,36 +174,39 @@ rule patterns:
     group:
         "shard"
     output:
-        f"{OUT}/patterns/raw/{{shard}}.hex",
+        f"{OUT}/patterns/section-{{section}}/raw/{{shard}}.hex",
     params:
-        rows=ROWS,
-        cols=COLS,
-        per_shard=PLAN["patterns_per_shard"],
-        seed=config["seed"],
-        rules=RULES,
+        rows=lambda w: SECTIONS[w.section].rows,
+        cols=lambda w: SECTIONS[w.section].cols,
+        per_shard=lambda w: PLAN["patterns_per_shard"][int(w.section) - 1],
+        # a section's own seed (the first keeps the run's: a book of one section as before sections)
+        seed=lambda w: config["seed"] if w.section == "1" else f"{config['seed']}{w.section:0>3}",
+        rules=_rules,
+        # a grid under 11x11 has few patterns (a 5x5 a handful): as many as there are
+        at_most=lambda w: "--at-most" if SECTIONS[w.section].rows * SECTIONS[w.section].cols < 121 else "",
     log:
-        f"{OUT}/logs/patterns/{{shard}}.log",
+        f"{OUT}/logs/patterns/section-{{section}}/{{shard}}.log",
     benchmark:
-        f"{OUT}/benchmarks/patterns/{{shard}}.tsv"
+        f"{OUT}/benchmarks/patterns/section-{{section}}/{{shard}}.tsv"
     shell:
         "xw patterns --rows {params.rows} --cols {params.cols} --count {params.per_shard} --seed {params.seed}"
-        " --shard {wildcards.shard} {params.rules} --out {output} > {log} 2>&1"
+        " --shard {wildcards.shard} {params.rules} {params.at_most} --out {output} > {log} 2>&1"
 
 
 rule connectivity:
     group:
         "shard"
     input:
-        f"{OUT}/patterns/raw/{{shard}}.hex",
+        f"{OUT}/patterns/section-{{section}}/raw/{{shard}}.hex",
     output:
-        patterns=f"{OUT}/patterns/connected/{{shard}}.hex",
-        report=f"{OUT}/patterns/connected/{{shard}}.dropped.tsv",
+        patterns=f"{OUT}/patterns/section-{{section}}/connected/{{shard}}.hex",
+        report=f"{OUT}/patterns/section-{{section}}/connected/{{shard}}.dropped.tsv",
     params:
-        rules=RULES,
+        rules=_rules,
     log:
-        f"{OUT}/logs/connectivity/{{shard}}.log",
+        f"{OUT}/logs/connectivity/section-{{section}}/{{shard}}.log",
     benchmark:
-        f"{OUT}/benchmarks/connectivity/{{shard}}.tsv"
+        f"{OUT}/benchmarks/connectivity/section-{{section}}/{{shard}}.tsv"
     shell:
         "xw connectivity {input} --out {output.patterns} {params.rules} --report {output.report} > {log} 2>&1"
 
@@ -182,20 +215,20 @@ rule filter:
     group:
         "shard"
     input:
-        patterns=f"{OUT}/patterns/connected/{{shard}}.hex",
+        patterns=f"{OUT}/patterns/section-{{section}}/connected/{{shard}}.hex",
         wordlist=WORDLIST,
     output:
-        patterns=f"{OUT}/patterns/filtered/{{shard}}.hex",
-        stats=f"{OUT}/patterns/stats/{{shard}}.tsv",
+        patterns=f"{OUT}/patterns/section-{{section}}/filtered/{{shard}}.hex",
+        stats=f"{OUT}/patterns/section-{{section}}/stats/{{shard}}.tsv",
     params:
-        rules=RULES,
+        rules=_rules,
         bounds=lambda w: " ".join(
             f"--bound {stat}={b.get('min', '')}:{b.get('max', '')}" for stat, b in config["pattern_bounds"].items()
         ),
     log:
-        f"{OUT}/logs/filter/{{shard}}.log",
+        f"{OUT}/logs/filter/section-{{section}}/{{shard}}.log",
     benchmark:
-        f"{OUT}/benchmarks/filter/{{shard}}.tsv"
+        f"{OUT}/benchmarks/filter/section-{{section}}/{{shard}}.tsv"
     shell:
         "xw filter {input.patterns} --out {output.patterns} --stats {output.stats}"
         " {params.rules} --wordlist {input.wordlist} {params.bounds} > {log} 2>&1"
@@ -210,25 +243,56 @@ localrules:
 
 rule encode:
     input:
-        patterns=expand(f"{OUT}/patterns/filtered/{{shard}}.hex", shard=SHARDS),
-        stats=expand(f"{OUT}/patterns/stats/{{shard}}.tsv", shard=SHARDS),
+        patterns=expand(f"{OUT}/patterns/section-{{{{section}}}}/filtered/{{shard}}.hex", shard=SHARDS),
+        stats=expand(f"{OUT}/patterns/section-{{{{section}}}}/stats/{{shard}}.tsv", shard=SHARDS),
     output:
-        patterns=f"{OUT}/patterns/patterns.hex",
-        stats=f"{OUT}/patterns/stats.tsv",
+        patterns=f"{OUT}/patterns/section-{{section}}/patterns.hex",
+        stats=f"{OUT}/patterns/section-{{section}}/stats.tsv",
     log:
-        f"{OUT}/logs/encode.log",
+        f"{OUT}/logs/encode/section-{{section}}.log",
     benchmark:
-        f"{OUT}/benchmarks/encode.tsv"
+        f"{OUT}/benchmarks/encode/section-{{section}}.tsv"
     shell:
         "xw encode {input.patterns} --out {output.patterns}"
         " --stats {input.stats} --stats-out {output.stats} > {log} 2>&1"
+
+
+# A themed section's candidates: theme sets found in the word list and WordNet, each with a
+# pattern made around its entries (pipeline/theme); three times its puzzles a book, and no set in two
+# sections (--part/--parts).
+rule theme:
+    input:
+        wordlist=WORDLIST,
+        clues=CLUES,
+        blocklists=BLOCK_FILES,
+    output:
+        f"{OUT}/patterns/section-{{section}}/candidates.themes.tsv",
+    params:
+        rows=lambda w: SECTIONS[w.section].rows,
+        cols=lambda w: SECTIONS[w.section].cols,
+        wanted=lambda w: config["books"] * (3 * SECTIONS[w.section].count + 4),
+        part=lambda w: THEME_SECTIONS.index(w.section),
+        parts=len(THEME_SECTIONS),
+        rules=_rules,
+        seed=lambda w: f"{config['seed']}{w.section:0>3}",
+        blocklists=BLOCK_ARGS,
+        # the theme stage checks each candidate fills at the floor of the section's easiest puzzle
+        min_score=lambda w: level_floor(config["min_score"], min(SECTIONS[w.section].levels())),
+    log:
+        f"{OUT}/logs/theme/section-{{section}}.log",
+    benchmark:
+        f"{OUT}/benchmarks/theme/section-{{section}}.tsv"
+    shell:
+        "xw theme --rows {params.rows} --cols {params.cols} --count {params.wanted} --seed {params.seed}"
+        " --part {params.part} --parts {params.parts} {params.rules} --wordlist {input.wordlist} --clues {input.clues}"
+        " --min-score {params.min_score} {params.blocklists} --out {output} > {log} 2>&1"
 
 
 # A book's puzzles are filled in batches (fill_batch_size), one job each, all
 # at once; the book's fill job merges them in order (pipeline/fill/batch.py).
 # On a cluster each batch is a job of its own.
 FILL_INPUT = dict(
-    candidates=f"{OUT}/patterns/patterns.hex",
+    candidates=CANDIDATES,
     wordlist=WORDLIST,
     clues=[CLUES] if AVOID else [],
     clue_file=CLUE_FILE if AVOID else [],
@@ -240,7 +304,8 @@ def _fill_args(w, input):
     clues = [f"--clues {shlex.quote(c)}" for c in input.clues]
     clues += [f"--clue-file {shlex.quote(c)}" for c in input.clue_file]
     return (
-        f"--candidates {input.candidates} --wordlist {input.wordlist} --book {w.book} --books {config['books']}"
+        f"--candidates {input.candidates} {_section_args('fill')} --wordlist {input.wordlist}"
+        f" --book {w.book} --books {config['books']}"
         f" --seed {config['seed']} --timeout {config['fill_timeout_s']} --max-nodes {config['fill_max_nodes']}"
         f" --improve-nodes {config['fill_improve_nodes']} --min-score {config['min_score']}"
         f" --max-answer-repeats {PLAN['max_answer_repeats']} --answer-gap {config['answer_gap']}"
@@ -256,7 +321,7 @@ rule fill_batch:
         f"{OUT}/fills/book-{{book}}/batch-{{batch}}.tsv",
     params:
         args=_fill_args,
-        puzzles=config["puzzles_per_book"],
+        puzzles=PLAN["puzzles"],
     log:
         f"{OUT}/logs/fill/book-{{book}}/batch-{{batch}}.log",
     benchmark:
@@ -294,8 +359,10 @@ rule clue:
         clues=CLUES,
         clue_file=CLUE_FILE,
         blocklists=BLOCK_FILES,
+        themes=[candidates(i) for i in THEME_SECTIONS],
     output:
-        expand(f"{OUT}/puzzles/book-{{{{book}}}}/{{k}}.ipuz", k=PUZZLES),
+        puzzles=expand(f"{OUT}/puzzles/book-{{{{book}}}}/{{k}}.ipuz", k=PUZZLES),
+        report=f"{OUT}/reports/book-{{book}}/clues.tsv",
     params:
         author=lambda w: config["author"],
         copyright=lambda w: config["copyright"],
@@ -303,18 +370,20 @@ rule clue:
         missing=config["missing_clues"],
         missing_list=f"{OUT}/reports/book-{{book}}/missing-clues.txt",
         prefer=f"--prefer-chars {config['clue_prefer_chars']}" if config["clue_prefer_chars"] else "",
-        difficulty=config["difficulty"],
+        sections=_section_args("clue"),
         clue_file=lambda w, input: " ".join(f"--clue-file {shlex.quote(c)}" for c in input.clue_file),
         blocklists=BLOCK_ARGS,
+        themes=lambda w, input: " ".join(f"--themes {t}" for t in input.themes),
         cache=f"{OUT}/cache",
     log:
         f"{OUT}/logs/clue/book-{{book}}.log",
     benchmark:
         f"{OUT}/benchmarks/clue/book-{{book}}.tsv"
     shell:
-        "xw clue {input.grids} --clues {input.clues} {params.clue_file} --cache {params.cache} --out {output}"
+        "xw clue {input.grids} --clues {input.clues} {params.clue_file} --cache {params.cache} --out {output.puzzles}"
+        " --report {output.report}"
         " --max-answer-repeats {params.repeats} --missing-clues {params.missing}"
-        " --missing-list {params.missing_list} {params.prefer} --difficulty {params.difficulty} {params.blocklists}"
+        " --missing-list {params.missing_list} {params.prefer} {params.sections} {params.themes} {params.blocklists}"
         " --author {params.author:q} --copyright {params.copyright:q} > {log} 2>&1"
 
 
@@ -407,7 +476,8 @@ rule summary:
         "book"
     input:
         fills=f"{OUT}/fills/book-{{book}}/report.tsv",
-        patterns=f"{OUT}/patterns/stats.tsv",
+        clues=f"{OUT}/reports/book-{{book}}/clues.tsv",
+        patterns=PATTERN_STATS,
         renders=[RENDER_STATS.replace("{suffix}", SUFFIX[r]) for r in config["renderers"]],
     output:
         tsv=report(
@@ -431,5 +501,6 @@ rule summary:
     benchmark:
         f"{OUT}/benchmarks/summary/book-{{book}}.tsv"
     shell:
-        "xw summary --fill-report {input.fills} --pattern-stats {input.patterns} --render {params.renders}"
+        "xw summary --fill-report {input.fills} --clue-report {input.clues} --pattern-stats {input.patterns}"
+        " --render {params.renders}"
         " --out {output.tsv} --html {output.html} --book {wildcards.book} > {log} 2>&1"

@@ -59,8 +59,8 @@ def test_book_outputs_exist(first_run):
     assert (books / "book-1.latex.pdf").stat().st_size > 10_000
     ipuz = sorted((first_run / "outputs" / "puzzles" / "book-1").glob("*.ipuz"))
     assert len(ipuz) == PUZZLES
-    assert (first_run / "outputs" / "patterns" / "patterns.hex").read_text().strip()
-    stats = (first_run / "outputs" / "patterns" / "stats.tsv").read_text().splitlines()
+    assert (first_run / "outputs" / "patterns" / "section-1" / "patterns.hex").read_text().strip()
+    stats = (first_run / "outputs" / "patterns" / "section-1" / "stats.tsv").read_text().splitlines()
     assert stats[0].split("\t")[:3] and len(stats) > PUZZLES
     assert (first_run / "outputs" / "lexicon" / "LICENSE-WordNet.txt").read_text().strip()
 
@@ -173,7 +173,7 @@ def test_british_book_from_the_config(first_run, tmp_path_factory):
         assert grid.is_complete() and (grid.rows, grid.cols) == (13, 13)
         assert rule_violations(grid, style_rules("british", 13, 13)) == []
         assert any(len(run_) == 1 for row in grid.row_strings() for run_ in row.split("#") if run_)  # unchecked
-    stats = (work / "outputs" / "patterns" / "stats.tsv").read_text()
+    stats = (work / "outputs" / "patterns" / "section-1" / "stats.tsv").read_text()
     assert "checked_min" in stats.splitlines()[0]
 
 

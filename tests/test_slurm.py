@@ -94,7 +94,7 @@ def test_a_book_on_slurm_is_byte_identical_to_a_local_run(cluster, config, local
     # Each book's fill batches ran as jobs of their own, at once, and were merged in the book's job.
     batches = fill_plan(config)["fill_batches"]
     assert batches > 1 and len(list((logs / "rule_fill_batch").rglob("*.log"))) == config["books"] * batches
-    assert not (logs / "rule_encode").exists() and (work / "outputs" / "patterns" / "patterns.hex").is_file()
+    assert not (logs / "rule_encode").exists() and (work / "outputs" / "patterns" / "section-1" / "patterns.hex").is_file()
     sums = fingerprints(work)
     assert sums and not differences(local_run, sums)
 
