@@ -47,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 from pipeline.config import load_config  # noqa: E402
 from pipeline.model.puzzle import read_ipuz  # noqa: E402
 from pipeline.model.sections import sections_of  # noqa: E402
+from pipeline.theme.place import theme_problems  # noqa: E402
 
 GOAL_SECONDS = 180.0
 GOAL_RANK = 0.8
@@ -98,29 +99,6 @@ def spearman(xs: list[float], ys: list[float]) -> float:
     return round(cov / (sx * sy), 3) if sx and sy else 0.0
 
 
-def theme_problems(puzzle) -> list[str]:
-    """What is wrong with a themed puzzle's placement: theme entries not the longest, or not symmetric."""
-    grid, theme = puzzle.grid, set(puzzle.theme)
-    slots = grid.slots()
-    placed = [s for s in slots if grid.word(s) in theme]
-    problems = []
-    if {grid.word(s) for s in placed} != theme:
-        problems.append(f"theme entries not in the grid: {sorted(theme - {grid.word(s) for s in placed})}")
-    if not placed:
-        return problems
-    shortest = min(len(s.cells) for s in placed)
-    longer = [grid.word(s) for s in slots if s not in placed and len(s.cells) >= shortest]
-    if longer:
-        problems.append(f"other entries as long as a theme entry: {longer[:3]}")
-    n = grid.rows * grid.cols
-    cells_of = {tuple(sorted(s.cells)): s for s in placed}
-    for s in placed:
-        image = tuple(sorted(n - 1 - c for c in s.cells))
-        if image not in cells_of:
-            problems.append(f"{grid.word(s)} has no theme entry in its symmetric slot")
-    return problems
-
-
 def _zipf(words: list[str]) -> float:
     from wordfreq import zipf_frequency
 
@@ -164,7 +142,7 @@ def run(configfile: Path, cores: int, lexicon: Path, keep: bool) -> dict:
         if not p.grid.is_complete() or p.unclued() or any(w not in words for w in entries):
             bad.append(k)
         if p.theme:
-            themed.append((k, p.title, p.theme, theme_problems(p)))
+            themed.append((k, p.title, p.theme, theme_problems(p.grid, p.theme)))
     fills = list(csv.DictReader((out / "fills" / "book-1" / "report.tsv").open(), delimiter="\t"))
     first, offset = 1, 0
     graded, theme_attempts = [], []

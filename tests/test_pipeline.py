@@ -70,7 +70,7 @@ def test_every_long_stage_logs_how_far_it_is(first_run):
     logs = first_run / "outputs" / "logs"
     n = PUZZLES
     wanted = {
-        "patterns/": "patterns 15x15 american: ",
+        "patterns/section-1/": "patterns 15x15 american: ",
         "fill/book-1/batch-1": "book 1 batch 1: ",
         "fill/book-1/merge": "book 1 merge: ",
         "clue/book-1": "clues: ",

@@ -47,7 +47,7 @@ from ..model.seeds import derive_seed
 from .index import WordIndex, load_index
 from .quality import fill_best
 from .reuse import DEFAULT_GAP, ClueBook, ReusePolicy, Uses
-from .search import FILLED, Filler
+from .search import FILLED, UNFILLABLE, Filler
 
 __all__ = ["DEFAULT_BATCH_SIZE", "EASY_LIFT", "FillShortfall", "FillClockLimit", "batch_count", "book_batches",
            "fill_batch", "fill_book", "level_floor", "merge_batches", "read_candidates", "section_levels"]  # fmt: skip
@@ -350,14 +350,19 @@ def _run_batch(stage: _Stage, positions: range, report_path=None) -> list[str]:
     progress = Progress(len(positions), stage.say, f"book {stage.book} batch {stage.batch + 1}")
     lines, grids = [], []
     left = {}  # each section's candidates this batch has yet to try
+    proven = set()
     for position in positions:
         section = stage.section_at[position]
         queue = left.setdefault(section, iter(stage.candidates(section)))
         for ci, turn in queue:
+            if turn and ci in proven:  # a pattern proven unfillable is not tried again with more words banned
+                continue
             grid = stage.pool[ci]
             seed = derive_seed(stage.seed, "fill", stage.book, ci, *([turn] if turn else []))
             result = stage.fill_at(grid, position, seed, f"candidate {ci + 1}")
             filled = result.status == FILLED
+            if result.status == UNFILLABLE:
+                proven.add(ci)
             text = result.grid.to_text().rstrip("\n").replace("\n", "/") if filled else ""
             lines.append("\t".join([*_row(ci, grid, result, position + 1 if filled else None), text]) + "\n")
             if filled:
