@@ -78,11 +78,12 @@ NOTICES = (
 
 
 # On a cluster (config/slurm), `group:` makes one job of each pattern shard
-# (patterns, connectivity, filter) and one of each book (merge of its fill
-# batches, clue, render, export, preview, summary); the lexicon and each fill
-# batch are jobs of their own, and encode runs on the login node (localrules,
-# below): 1 + shards + books x batches + books jobs in all. A local run
-# ignores groups and spreads the same jobs over its cores.
+# of each section (patterns, connectivity, filter) and one of each book
+# (merge of its fill batches, clue, render, export, preview, summary); the
+# lexicon, each themed section's theme stage and each fill batch are jobs of
+# their own, and encode runs on the login node (localrules, below):
+# 1 + sections x shards (themed ones: 1) + books x batches + books jobs in
+# all. A local run ignores groups and spreads the same jobs over its cores.
 
 
 def _rule_value(v):

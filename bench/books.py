@@ -36,21 +36,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 
+from workflowkit import bench_lexicon, copy_workflow, install_lexicon  # noqa: E402
 from pipeline.model.grid import parse_grid  # noqa: E402
 
 SCENARIOS = {"one-150": (1, 150, 90.0), "ten-100": (10, 100, 300.0)}
 GOALS = {"mean_score": 55.0, "mean_weakest": 40.0}
 ORDER = ["patterns", "connectivity", "filter", "encode", "fill", "clue", "render", "export", "preview", "summary"]
-
-
-def _lexicon(path: Path | None) -> Path:
-    if path is not None and (path / "wordlist.txt").exists():
-        return path
-    out = Path(tempfile.mkdtemp(prefix="xwbench-lexicon-"))
-    print(f"building the lexicon in {out} ...", flush=True)
-    subprocess.run([sys.executable, "-m", "pipeline.cli", "lexicon", "--out", str(out), "--quiet"], check=True)
-    return out
 
 
 def _stage_seconds(work: Path) -> dict[str, list[float]]:
@@ -100,14 +93,8 @@ def _alone(work: Path, config: list[str]) -> dict:
 
 
 def run(name: str, books: int, puzzles: int, cores: int, lexicon: Path, extra: list[str], keep: bool) -> dict:
-    work = Path(tempfile.mkdtemp(prefix=f"xwbench-{name}-"))
-    for item in ("Snakefile", "config", "templates", "report"):
-        src = ROOT / item
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, work / item)
-    shutil.copytree(lexicon, work / "outputs" / "lexicon")
-    now = time.time()
-    for p in (work / "outputs" / "lexicon").rglob("*"):  # newer than the house files: not rebuilt
-        os.utime(p, (now, now))
+    work = copy_workflow(Path(tempfile.mkdtemp(prefix=f"xwbench-{name}-")) / "work")
+    install_lexicon(work, lexicon)
     cmd = [sys.executable, "-m", "snakemake", "--cores", str(cores), "--quiet", "--rerun-triggers", "mtime",
            "--config", f"books={books}", f"puzzles_per_book={puzzles}", *extra]  # fmt: skip
     t0 = time.perf_counter()
@@ -128,7 +115,7 @@ def run(name: str, books: int, puzzles: int, cores: int, lexicon: Path, extra: l
     if keep:
         print(f"{name}: outputs kept in {work / 'outputs'}")
     else:
-        shutil.rmtree(work)
+        shutil.rmtree(work.parent)
     return result
 
 
@@ -168,7 +155,7 @@ def main() -> int:
     ap.add_argument("--keep", action="store_true", help="keep each scratch folder")
     ap.add_argument("--json", type=Path, help="write every figure here")
     args = ap.parse_args()
-    lexicon = _lexicon(args.lexicon)
+    lexicon = bench_lexicon(args.lexicon)
     results = {}
     for name in args.only:
         books, puzzles, goal = SCENARIOS[name]

@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import os
 import shutil
 import statistics
 import subprocess
@@ -43,7 +42,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 
+from workflowkit import bench_lexicon, copy_workflow, install_lexicon  # noqa: E402
 from pipeline.config import load_config  # noqa: E402
 from pipeline.model.puzzle import read_ipuz  # noqa: E402
 from pipeline.model.sections import sections_of  # noqa: E402
@@ -51,15 +52,6 @@ from pipeline.theme.place import theme_problems  # noqa: E402
 
 GOAL_SECONDS = 180.0
 GOAL_RANK = 0.8
-
-
-def _lexicon(path: Path | None) -> Path:
-    if path is not None and (path / "wordlist.txt").exists():
-        return path
-    out = Path(tempfile.mkdtemp(prefix="xwbench-lexicon-"))
-    print(f"building the lexicon in {out} ...", flush=True)
-    subprocess.run([sys.executable, "-m", "pipeline.cli", "lexicon", "--out", str(out), "--quiet"], check=True)
-    return out
 
 
 def _met(ok: bool) -> str:
@@ -106,14 +98,8 @@ def _zipf(words: list[str]) -> float:
 
 
 def run(configfile: Path, cores: int, lexicon: Path, keep: bool) -> dict:
-    work = Path(tempfile.mkdtemp(prefix="xwbench-sections-"))
-    for item in ("Snakefile", "config", "templates", "report"):
-        src = ROOT / item
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, work / item)
-    shutil.copytree(lexicon, work / "outputs" / "lexicon")
-    now = time.time()
-    for p in (work / "outputs" / "lexicon").rglob("*"):  # newer than the house files: not rebuilt
-        os.utime(p, (now, now))
+    work = copy_workflow(Path(tempfile.mkdtemp(prefix="xwbench-sections-")) / "work")
+    install_lexicon(work, lexicon)
     cmd = [sys.executable, "-m", "snakemake", "--cores", str(cores), "--quiet", "--rerun-triggers", "mtime",
            "--configfile", str(configfile.resolve())]  # fmt: skip
     t0 = time.perf_counter()
@@ -189,7 +175,7 @@ def run(configfile: Path, cores: int, lexicon: Path, keep: bool) -> dict:
     if keep:
         print(f"outputs kept in {out}")
     else:
-        shutil.rmtree(work)
+        shutil.rmtree(work.parent)
     return result
 
 
@@ -223,7 +209,7 @@ def main() -> int:
     ap.add_argument("--keep", action="store_true", help="keep the scratch outputs")
     ap.add_argument("--json", type=Path, help="also write the figures as JSON")
     args = ap.parse_args()
-    r = run(args.configfile, args.cores, _lexicon(args.lexicon), args.keep)
+    r = run(args.configfile, args.cores, bench_lexicon(args.lexicon), args.keep)
     report(r)
     if args.json:
         args.json.write_text(json.dumps(r, indent=1) + "\n")

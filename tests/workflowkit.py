@@ -23,6 +23,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import yaml
@@ -39,6 +40,8 @@ __all__ = [
     "differences",
     "small_config",
     "build_lexicon",
+    "bench_lexicon",
+    "install_lexicon",
     "tail",
 ]
 
@@ -169,6 +172,27 @@ def build_lexicon(tmp_path_factory) -> Path:
         assert run.returncode == 0, run.stderr[-3000:]
         _lexicon["default"] = out
     return _lexicon["default"]
+
+
+def bench_lexicon(path=None) -> Path:
+    """A benchmark's lexicon: ``path`` when it holds a built one, else one built now in a scratch folder."""
+    if path is not None and (Path(path) / "wordlist.txt").exists():
+        return Path(path)
+    import tempfile
+
+    out = Path(tempfile.mkdtemp(prefix="xwbench-lexicon-"))
+    print(f"building the lexicon in {out} ...", flush=True)
+    subprocess.run([sys.executable, "-m", "pipeline.cli", "lexicon", "--out", str(out), "--quiet"], check=True)
+    return out
+
+
+def install_lexicon(work, lexicon) -> None:
+    """Copy a built ``lexicon`` into ``work/outputs/lexicon``, newer than the house files (not built again)."""
+    dest = Path(work) / "outputs" / "lexicon"
+    shutil.copytree(lexicon, dest)
+    now = time.time()
+    for p in dest.rglob("*"):
+        os.utime(p, (now, now))
 
 
 def tail(run, chars: int = 3000) -> str:
