@@ -339,19 +339,26 @@ def _clue_pages(book: Book, k: int, page_no: int, count: int) -> list[_Page]:
 
 
 # -- front matter -------------------------------------------------------------
+def _centred_heading(page: _Page, text: str, sizes, cx: float, y: float, width: float) -> tuple[float, float]:
+    """``text`` in bold, centred on ``cx`` from ``y`` down, at the first of ``sizes`` that takes three
+    lines or fewer; returns the ``y`` below it and the size used."""
+    for size in sizes:
+        lines = _wrap(_clean(text), _BOLD, size, width)
+        if len(lines) <= 3:
+            break
+    for line in lines:
+        page.texts.append(_Text(cx, y, line, _BOLD, size, "centre"))
+        y -= size * 1.2
+    return y, size
+
+
 def _title_page(book: Book) -> _Page:
     trim = book.page_trim
     area = _area(trim, 1)
     page = _Page(folio=False, what="the title page")
     cx = area.left + area.width / 2
     y = area.top - area.height * 0.28
-    for size in (30.0, 26.0, 22.0, 18.0):
-        lines = _wrap(_clean(book.title), _BOLD, size, area.width)
-        if len(lines) <= 3:
-            break
-    for line in lines:
-        page.texts.append(_Text(cx, y, line, _BOLD, size, "centre"))
-        y -= size * 1.2
+    y, size = _centred_heading(page, book.title, (30.0, 26.0, 22.0, 18.0), cx, y, area.width)
     if book.subtitle:
         y -= 8
         for line in _wrap(_clean(book.subtitle), _ITALIC, 15.0, area.width):
@@ -429,13 +436,7 @@ def _section_page(book: Book, plan: Plan, spec: PageSpec, page_no: int) -> _Page
     page = _Page(folio=False, outline=_clean(section.title), what=f"the opening of section {section.title!r}")
     cx = area.left + area.width / 2
     y = area.top - area.height * 0.3
-    for size in (28.0, 24.0, 20.0, 16.0):
-        lines = _wrap(_clean(section.title), _BOLD, size, area.width)
-        if len(lines) <= 3:
-            break
-    for line in lines:
-        page.texts.append(_Text(cx, y, line, _BOLD, size, "centre"))
-        y -= size * 1.2
+    y, size = _centred_heading(page, section.title, (28.0, 24.0, 20.0, 16.0), cx, y, area.width)
     page.rules.append((cx - 60, cx + 60, y + size * 0.4, 0.5))
     y -= 14.0 * 1.2
     for text, font, tsize in ((section.puzzle_range, _REGULAR, 14.0),
