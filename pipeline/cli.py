@@ -12,663 +12,23 @@ fills, a TeX failure); 2 bad input; for ``xw fill``: 3 proven unfillable,
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-# Names only for the parser (see pipeline.choices): each command imports what it runs, so
-# xw fill loads neither networkx (model.rules) nor the renderers.
+# The commands (pipeline.commands_data: stages 0-4, pipeline.commands_book: 5-7) and names only
+# for the parser (see pipeline.choices): each command imports what it runs, so xw fill loads
+# neither networkx (model.rules) nor the renderers.
+from . import commands_book as book
+from . import commands_data as data
 from .choices import LAYOUTS
 from .choices import STYLE_NAMES as STYLES
 from .choices import TRIM_ALIAS_NAMES as TRIM_ALIASES
 from .choices import TRIM_NAMES as TRIMS
+from .cliutil import EXIT_FAILED, EXIT_INPUT, EXIT_OK, StageFailed
 from .model.errors import InputError
 from .model.symmetry import SYMMETRIES
 
 __all__ = ["main", "build_parser"]
-
-EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_UNFILLABLE, EXIT_TIMEOUT = 0, 1, 2, 3, 4
-
-
-class StageFailed(Exception):
-    """The stage ran on good input but could not finish its output."""
-
-
-def _progress(quiet: bool):
-    if quiet:
-        return None
-    return lambda msg: print(f"xw: {msg}", file=sys.stderr, flush=True)
-
-
-# -- stage 0 ------------------------------------------------------------------
-def _cmd_lexicon(args) -> int:
-    from .lexicon import build_lexicon
-    from .lexicon.store import default_lexicon_dir
-
-    options = {} if args.min_zipf is None else {"min_zipf": args.min_zipf}
-    stats = build_lexicon(
-        args.out or default_lexicon_dir(),
-        wordnet_dir=args.wordnet,
-        scowl_dir=args.scowl,
-        house_dir=args.house,
-        min_length=args.min_length,
-        max_length=args.max_length,
-        blocklist=_blocklist(args),
-        progress=_progress(args.quiet),
-        **options,
-    )
-    print(json.dumps(stats, sort_keys=True))
-    return EXIT_OK
-
-
-def _wordlist_path(args) -> Path:
-    """``--wordlist``, or the default list (built into the user's cache folder when missing)."""
-    if args.wordlist is not None:
-        return args.wordlist
-    from .lexicon.store import default_lexicon
-
-    return default_lexicon(progress=_progress(args.quiet))
-
-
-def _cmd_wordlist_stats(args) -> int:
-    from .lexicon.view import stats, stats_table
-    from .model.wordlist import read_wordlist
-
-    words = read_wordlist(_wordlist_path(args))
-    print(json.dumps(stats(words), sort_keys=True) if args.json else stats_table(words))
-    return EXIT_OK
-
-
-def _cmd_wordlist_grade(args) -> int:
-    from .lexicon.view import grade_lines
-    from .model.wordlist import read_wordlist
-
-    path = _wordlist_path(args)
-    words = read_wordlist(path)
-    grades = path.parent / "grades.tsv" if args.wordlist is None or (path.parent / "grades.tsv").is_file() else None
-    for line in grade_lines(args.words, words, grades):
-        print(line)
-    return EXIT_OK
-
-
-def _cmd_clues_shard(args) -> int:
-    from .cluedb import build_shards
-
-    stats = build_shards(
-        args.inputs,
-        args.out,
-        fmt=args.format,
-        min_length=args.min_length,
-        max_clues=args.max_clues,
-        wordlist=args.wordlist,
-        blocklist=_blocklist(args),
-        add=args.add,
-        skip_bad=args.skip_bad,
-        progress=_progress(args.quiet),
-    )
-    for problem in stats.pop("bad"):
-        print(f"xw: clues shard: skipped {problem}", file=sys.stderr)
-    if stats["bad_lines"] > 10:
-        print(f"xw: clues shard: ... and {stats['bad_lines'] - 10} more bad lines skipped", file=sys.stderr)
-    print(json.dumps(stats, sort_keys=True))
-    return EXIT_OK
-
-
-def _cmd_clues_check(args) -> int:
-    from .cluedb import check_shards
-
-    stats = check_shards(args.folder, wordlist=args.wordlist, on_leak=print)
-    print(json.dumps(stats, sort_keys=True))
-    return EXIT_FAILED if stats["leaks"] else EXIT_OK
-
-
-def _cmd_clues_review(args) -> int:
-    from collections import Counter
-
-    from .review import review_clues
-
-    clue_dir = args.clues
-    if clue_dir is None and Path("outputs/lexicon/clues").is_dir():
-        clue_dir = Path("outputs/lexicon/clues")  # the pipeline's own, run from the project folder
-    lines = review_clues(args.targets, clue_dir=clue_dir, clue_file=args.clue_file, house_dir=args.house,
-                         sample=args.sample, seed=args.seed, long_chars=args.long)  # fmt: skip
-    shown = [line for line in lines if line.flags] if args.flagged else lines
-    print("# puzzle\tslot\tANSWER|clue (clue_file form)\tsource\tlevel\tflags")
-    for line in shown:
-        print(line)
-    sources = Counter(line.source for line in lines)
-    flags = Counter(flag for line in lines for flag in line.flags)
-    levels = Counter(line.level for line in lines)
-    print(json.dumps({"clues": len(lines), "shown": len(shown), "sources": dict(sorted(sources.items())),
-                      "levels": dict(sorted(levels.items())), "flags": dict(sorted(flags.items()))}),
-          file=sys.stderr)  # fmt: skip
-    return EXIT_OK
-
-
-def _cmd_wordlist_merge(args) -> int:
-    from .cluedb import merge_wordlists
-
-    stats = merge_wordlists(args.lists, args.out, prefer=args.prefer, blocklist=_blocklist(args))
-    print(json.dumps(stats, sort_keys=True))
-    return EXIT_OK
-
-
-# -- stages 1-4 ---------------------------------------------------------------
-def _cmd_patterns(args) -> int:
-    from .model.hexcodec import encode_grid
-    from .model.rules import parse_rule_option, style_rules
-    from .model.seeds import derive_seed
-    from .patterns import generate_patterns, parse_lock, write_patterns
-
-    rows = args.rows or args.size
-    cols = args.cols or args.size
-    if not rows or not cols:
-        raise InputError("give --size N, or --rows R and --cols C")
-    overrides = dict(parse_rule_option(r) for r in args.rule)
-    for name in ("max_blacks", "min_blacks", "max_slot_length", "symmetry"):
-        if getattr(args, name) is not None:
-            overrides[name] = getattr(args, name)
-    rules = style_rules(args.style, rows, cols, overrides, where="--rule")
-    seed = args.seed if args.shard is None else derive_seed(args.seed, "patterns", args.shard)
-    locked = [parse_lock(t) for t in args.lock]
-    if args.at_most:  # a small grid has few patterns: as many as there are, up to --count
-        from .patterns import iter_patterns
-
-        grids = []
-        try:
-            for grid in iter_patterns(rows, cols, seed, rules, style=args.style, locked=locked):
-                grids.append(grid)
-                if len(grids) == args.count:
-                    break
-        except InputError:
-            if not grids:
-                raise
-    else:
-        grids = generate_patterns(rows, cols, args.count, seed, rules, style=args.style,
-                                  progress=_progress(args.quiet), locked=locked)  # fmt: skip
-    if args.out:
-        write_patterns(args.out, grids)
-    else:
-        for g in grids:
-            print(encode_grid(g))
-    _say_diversity("patterns", grids, args.quiet)
-    return EXIT_OK
-
-
-def _cmd_theme(args) -> int:
-    from .fill.index import default_cache_dir
-    from .model.rules import parse_rule_option
-    from .theme import run_theme
-
-    overrides = dict(parse_rule_option(r) for r in args.rule)
-    cache = None if args.no_cache else args.cache or default_cache_dir()
-    candidates = run_theme(
-        args.out, args.rows, args.cols, args.count, args.seed, wordlist=_wordlist_path(args), clue_dir=args.clues,
-        blocklist=_blocklist(args), part=args.part, parts=args.parts, style=args.style, min_score=args.min_score,
-        fill_min_score=args.fill_min_score, max_nodes=args.max_nodes, cache_dir=cache, wordnet_dir=args.wordnet,
-        overrides=overrides, progress=_progress(args.quiet),
-    )  # fmt: skip
-    if not args.quiet:
-        print(f"xw: theme: wrote {len(candidates)} themed candidates to {args.out}", file=sys.stderr)
-    return EXIT_OK
-
-
-def _say_diversity(stage: str, grids, quiet: bool) -> None:
-    from .model.symmetry import diversity
-
-    if not quiet:
-        print(
-            f"xw: {stage}: {len(grids)} patterns, none alike under symmetry; diversity "
-            f"{diversity(grids):.3f} (mean share of cells that differ between two)",
-            file=sys.stderr,
-        )
-
-
-def _cmd_connectivity(args) -> int:
-    from .connectivity import keep_connected
-    from .model.rules import parse_rule_option
-
-    overrides = dict(parse_rule_option(r) for r in args.rule)
-    result = keep_connected(args.input, args.out, args.style, overrides, report=args.report, where="--rule")
-    print(f"xw: connectivity: kept {result.kept}, dropped {result.dropped}", file=sys.stderr)
-    for lineno, _, reason in result.reasons[:10]:
-        print(f"xw: connectivity: {args.input}:{lineno}: {reason}", file=sys.stderr)
-    if len(result.reasons) > 10:
-        print(f"xw: connectivity: ... and {len(result.reasons) - 10} more", file=sys.stderr)
-    return EXIT_OK
-
-
-def _cmd_filter(args) -> int:
-    from .filter import filter_patterns, parse_bound
-    from .model.rules import parse_rule_option
-
-    bounds = [parse_bound(b) for b in args.bound]
-    overrides = dict(parse_rule_option(r) for r in args.rule)
-    kept, dropped = filter_patterns(
-        # Without a style, the American 15x15 limits as before; with one, its rules decide.
-        args.input, args.out, args.stats,
-        max_words=args.max_words if args.max_words is not None else None if args.style else 78,
-        max_blacks=args.max_blacks if args.max_blacks is not None else None if args.style else 40,
-        min_words=args.min_words, bounds=bounds, style=args.style, overrides=overrides,
-        wordlist=args.wordlist, where="--rule",
-    )
-    print(f"xw: filter: kept {kept}, dropped {dropped}", file=sys.stderr)
-    return EXIT_OK
-
-
-def _cmd_encode(args) -> int:
-    from .encode import encode_patterns, merge_stats
-    from .model.hexcodec import read_pattern_file
-
-    if bool(args.stats) != bool(args.stats_out):
-        raise InputError("--stats and --stats-out go together")
-    n = encode_patterns(args.inputs, args.out, limit=args.limit)
-    print(f"xw: encode: wrote {n} patterns to {args.out}", file=sys.stderr)
-    _say_diversity("encode", [g for _, _, g in read_pattern_file(args.out)], False)
-    if args.stats:
-        rows = merge_stats(args.stats, args.stats_out)
-        print(f"xw: encode: merged {rows} stats rows into {args.stats_out}", file=sys.stderr)
-    return EXIT_OK
-
-
-def _cmd_hex(args) -> int:
-    from .encode import decode_lines, encode_lines
-
-    from .model.errors import numbered_lines
-
-    lines = [line for _, line in numbered_lines(sys.stdin.read())]
-    out = encode_lines(lines) if args.direction == "encode" else decode_lines(lines)
-    for line in out:
-        print(line)
-    return EXIT_OK
-
-
-# -- stage 5 ------------------------------------------------------------------
-def _cmd_fill(args) -> int:
-    import time
-
-    from .fill import FILLED, UNFILLABLE, Filler, load_index
-    from .fill.index import default_cache_dir
-    from .model.fileio import read_text
-    from .model.grid import parse_grid
-
-    text = read_text(args.grid)
-    grid = parse_grid(text, args.grid, fillable=True)
-    _check_style(grid, text, args)
-    wordlist = _wordlist_path(args)
-    t0 = time.perf_counter()
-    cache = None if args.no_cache else args.cache or default_cache_dir()
-    index = load_index(wordlist, cache_dir=cache, progress=_progress(args.quiet))
-    load_seconds = time.perf_counter() - t0
-    if args.strategy == "constraint" or args.distinct_letters:
-        result = _fill_other(grid, index, args)
-    elif args.best:
-        from .fill.quality import fill_best
-
-        result = fill_best(
-            grid, index, seed=args.seed, timeout=args.timeout, max_nodes=args.max_nodes,
-            min_score=args.min_score, progress=_progress(args.quiet or args.json),
-        )
-    elif args.first:
-        result = Filler(grid, index, seed=args.seed, min_score=args.min_score).fill(args.timeout, args.max_nodes)
-    else:
-        from .fill.quality import fill_graded
-
-        result = fill_graded(grid, index, seed=args.seed, timeout=args.timeout, max_nodes=args.max_nodes,
-                             min_score=args.min_score)  # fmt: skip
-    if args.json:
-        d = result.as_dict()
-        d["load_seconds"] = round(load_seconds, 6)
-        print(json.dumps(d))
-    elif result.status == FILLED:
-        sys.stdout.write(result.grid.to_text())
-        print(
-            f"xw: filled in {result.seconds:.3f} s, {result.nodes} nodes, mean score {result.score:.1f}",
-            file=sys.stderr,
-        )
-    else:
-        print(f"xw: {result.status} after {result.seconds:.3f} s, {result.nodes} nodes", file=sys.stderr)
-    if result.status == FILLED:
-        return EXIT_OK
-    return EXIT_UNFILLABLE if result.status == UNFILLABLE else EXIT_TIMEOUT
-
-
-def _check_style(grid, text, args) -> None:
-    """With ``--style``: an InputError listing the rules the grid breaks, at the line of the first bad cell."""
-    if args.style is None:
-        if args.rule:
-            raise InputError("--rule changes a style's rules: give the --style too")
-        return
-    import re
-
-    from .model.grid import grid_row_lines
-    from .model.rules import parse_rule_option, rule_violations, style_rules  # networkx: only with --style
-
-    overrides = dict(parse_rule_option(r) for r in args.rule)
-    rules = style_rules(args.style, grid.rows, grid.cols, overrides, where="--rule")
-    broken = rule_violations(grid, rules, limit=5)
-    if not broken:
-        return
-    # rule_violations names cells r{row}c{col} (pipeline.model.rules.cell_name).
-    cells = [re.search(r"\br(\d+)c\d+\b", b) for b in broken]
-    row = next((int(m.group(1)) for m in cells if m), None)
-    line = None if row is None else grid_row_lines(text)[row - 1]
-    raise InputError(f"the grid breaks the {args.style} rules: {'; '.join(broken)}", args.grid, line)
-
-
-def _scored_at_least(index, min_score):
-    """The index without the words scoring below ``min_score`` (None: as is)."""
-    from .fill import WordIndex
-
-    if min_score is None:
-        return index
-    return WordIndex(
-        {w: sc for li in index.lengths.values() for w, sc in zip(li.words, li.scores) if sc >= min_score}
-    )
-
-
-def _fill_other(grid, index, args):
-    """``xw fill`` with ``--strategy constraint`` or ``--distinct-letters``.
-
-    The constraint strategy is python-constraint (pipeline.fill.reference);
-    the engine with all letters different takes the first fill of the
-    exhaustive search (pipeline.fill.count), best-scored rows first, so
-    ``--seed`` only matters to the constraint strategy and ``--max-nodes``
-    to neither.
-    """
-    import time
-
-    from .fill import FILLED, TIMEOUT, UNFILLABLE, FillResult
-    from .fill.count import iter_fills
-    from .fill.reference import constraint_fill
-
-    index = _scored_at_least(index, args.min_score)
-    start = time.perf_counter()
-    try:
-        if args.strategy == "constraint":
-            filled = constraint_fill(
-                grid, index, seed=args.seed, distinct_letters=args.distinct_letters, timeout=args.timeout
-            )
-        else:
-            fills = iter_fills(grid, index, distinct_words=True, distinct_letters=True, timeout=args.timeout)
-            filled = next(fills, None)
-    except TimeoutError:
-        return FillResult(TIMEOUT, seconds=time.perf_counter() - start)
-    seconds = time.perf_counter() - start
-    if filled is None:
-        return FillResult(UNFILLABLE, seconds=seconds)
-    result = FillResult(FILLED, seconds=seconds)
-    result.add_fill(filled, index)
-    return result
-
-
-def _cmd_count(args) -> int:
-    import itertools
-    import time
-
-    from .fill import load_index
-    from .fill.count import count_fills, iter_fills, reversible_words
-    from .fill.reference import constraint_count, constraint_fills
-    from .model.fileio import read_text
-    from .model.grid import BLACK, parse_grid
-
-    grid = parse_grid(read_text(args.grid), args.grid, fillable=True)
-    if args.list is not None and args.list < 0:
-        raise InputError(f"--list {args.list}: give a number of fills, 0 or more")
-    index = load_index(_wordlist_path(args), cache_dir=args.cache)
-    if args.rotations:
-        if grid.rows != grid.cols or BLACK in grid.cells:
-            raise InputError(
-                f"--rotations needs an open square grid, not {grid.rows}x{grid.cols} with black squares", args.grid
-            )
-        index = reversible_words(index, grid.rows)
-    rules = dict(
-        distinct_words=args.distinct_words, transpose_once=args.transpose_once, distinct_letters=args.distinct_letters
-    )
-    listing = constraint_fills if args.strategy == "constraint" else iter_fills
-    if args.list:
-        for g in itertools.islice(listing(grid, index, **rules), args.list):
-            sys.stdout.write(g.to_text() + "\n")
-    start = time.perf_counter()
-    if args.strategy == "constraint":
-        n = constraint_count(grid, index, **rules)
-    else:
-        n = count_fills(grid, index, progress=_progress(args.quiet), **rules)
-    seconds = time.perf_counter() - start
-    if not args.quiet:
-        rate = f", {n / seconds:,.0f} a second" if seconds > 0 else ""
-        print(f"xw: count: {n} fills in {seconds:.3f} s{rate} ({args.strategy})", file=sys.stderr)
-    print(n)
-    return EXIT_OK
-
-
-def _book_sections(args, puzzles: int | None):
-    """fill-book's ``--candidates``, ``--counts`` and ``--difficulty`` as `fill_book`'s sections and levels."""
-    from .fill.batch import section_levels
-    from .model.sections import parse_difficulty
-
-    files = args.candidates
-    if puzzles is None and args.counts is None and len(files) == 1:
-        return files[0], None  # --batch without --puzzles: the batch's own check says what is missing
-    counts = args.counts if args.counts is not None else ([puzzles] if len(files) == 1 else None)
-    if counts is None or len(counts) != len(files):
-        raise InputError(f"{len(files)} --candidates files: give --counts with one number of puzzles for each")
-    if any(c < 1 for c in counts):
-        raise InputError("--counts: each section has 1 puzzle or more")
-    levels = None
-    if args.difficulty is not None:
-        ends = [parse_difficulty(d) for d in args.difficulty]
-        ends = ends * len(files) if len(ends) == 1 else ends
-        if len(ends) != len(files):
-            raise InputError("--difficulty: give one level for every --candidates file, or one for all")
-        levels = section_levels([(f, c, e) for f, c, e in zip(files, counts, ends)])
-    sections = list(zip(files, counts)) if len(files) > 1 or args.counts is not None else files[0]
-    return sections, levels
-
-
-def _cmd_fill_book(args) -> int:
-    from .fill.batch import FillShortfall, fill_batch, fill_book, merge_batches
-
-    options = {
-        "timeout": args.timeout,
-        "max_nodes": args.max_nodes,
-        "improve_nodes": args.improve_nodes,
-        "min_score": args.min_score,
-        "cache_dir": args.cache,
-        "clue_dir": args.clues,
-        "clue_file": args.clue_file,
-        "blocklist": _blocklist(args),
-        "progress": _progress(args.quiet),
-        "max_answer_repeats": args.max_answer_repeats,
-        "answer_gap": args.answer_gap,
-        "repeat_penalty": args.repeat_penalty,
-        "batch_size": args.batch_size,
-    }
-    puzzles = args.puzzles if args.batch is not None else len(args.out)
-    sections, options["levels"] = _book_sections(args, puzzles)
-    common = (sections, args.wordlist)
-    book = {"book": args.book, "books": args.books, "seed": args.seed}
-    try:
-        if args.batch is not None:
-            if args.puzzles is None or len(args.out) != 1 or args.report or args.merge:
-                raise InputError("--batch J fills one batch: give --puzzles N and one --out file (no --report, --merge)")
-            stats = fill_batch(*common, args.out[0], puzzles=args.puzzles, batch=args.batch - 1, **book, **options)
-        elif args.report is None:
-            raise InputError("give --report FILE (the attempts of the whole book), or --batch J")
-        elif args.merge:
-            stats = merge_batches(*common, args.merge, args.out, args.report, **book, **options)
-        else:
-            stats = fill_book(*common, args.out, args.report, **book, **options)
-    except FillShortfall as e:
-        raise StageFailed(str(e)) from None
-    print(json.dumps(stats, sort_keys=True))
-    return EXIT_OK
-
-
-# -- stage 6 ------------------------------------------------------------------
-def _clue_sections(args):
-    """clue's ``--counts``, ``--difficulty`` and ``--section-titles`` as each puzzle's level and section."""
-    from .model.sections import graded_levels, parse_difficulty
-
-    ends = [parse_difficulty(d) for d in args.difficulty]
-    if args.counts is None:
-        if len(ends) != 1 or ends[0][0] != ends[0][1]:
-            raise InputError("--difficulty: one level for all the puzzles, or one a section with --counts")
-        if args.section_titles:
-            raise InputError("--section-titles: give --counts too (each section's puzzles)")
-        return ends[0][0], None
-    if sum(args.counts) != len(args.fills) or any(c < 1 for c in args.counts):
-        raise InputError(f"--counts add up to {sum(args.counts)}, not the {len(args.fills)} filled grids")
-    ends = ends * len(args.counts) if len(ends) == 1 else ends
-    titles = args.section_titles or [""] * len(args.counts)
-    if len(ends) != len(args.counts) or len(titles) != len(args.counts):
-        raise InputError("--difficulty and --section-titles: one for each of --counts")
-    levels = [v for e, c in zip(ends, args.counts) for v in graded_levels(e, c)]
-    return levels, [t for t, c in zip(titles, args.counts) for _ in range(c)]
-
-
-def _cmd_clue(args) -> int:
-    from .clue import clue_book
-
-    if len(args.fills) != len(args.out):
-        raise InputError(f"{len(args.fills)} filled grids but {len(args.out)} --out paths")
-    difficulty, sections = _clue_sections(args)
-    themes = []
-    for path in args.themes:
-        from .model.themes import read_themes
-
-        themes += read_themes(path)
-    stats = clue_book(
-        args.fills,
-        args.clues,
-        args.out,
-        title=args.title,
-        author=args.author,
-        copyright=args.copyright,
-        clue_file=args.clue_file,
-        blocklist=_blocklist(args),
-        max_answer_repeats=args.max_answer_repeats,
-        missing=args.missing_clues,
-        missing_path=args.missing_list,
-        prefer_chars=args.prefer_chars,
-        difficulty=difficulty,
-        cache_dir=args.cache,
-        progress=_progress(args.quiet),
-        sections=sections,
-        themes=themes,
-        report_path=args.report,
-    )
-    print(json.dumps(stats, sort_keys=True))
-    return EXIT_OK
-
-
-# -- stage 7 ------------------------------------------------------------------
-def _cmd_render(args) -> int:
-    from .render.book import load_book
-
-    book = load_book(
-        args.puzzles,
-        title=args.title.replace("{n}", str(args.book)),
-        subtitle=args.subtitle,
-        author=args.author,
-        notice_paths=args.notice,
-        trim=args.trim,
-        layout=args.layout,
-        margins={k: getattr(args, k) for k in ("inner", "outer", "top", "bottom", "binding")},
-        copyright_lines=[args.copyright] if args.copyright else [],
-    )
-    if args.renderer == "reportlab":
-        from .render.pdf import render_pdf
-
-        stats = render_pdf(book, args.out, progress=_progress(args.quiet))
-    else:
-        from .render.latex import RenderError, render_latex
-
-        try:
-            stats = render_latex(book, args.out, template_dir=args.templates, progress=_progress(args.quiet))
-        except RenderError as e:
-            raise StageFailed(str(e)) from None
-    line = json.dumps(stats, sort_keys=True, default=str)
-    if args.stats:
-        from .model.fileio import write_text
-
-        write_text(args.stats, line + "\n")
-    print(line)
-    return EXIT_OK
-
-
-def _cmd_summary(args) -> int:
-    from .summary import summarize_book
-
-    renders = {}
-    for item in args.render:
-        name, sep, path = item.partition("=")
-        if not sep or not name or not path:
-            raise InputError(f"--render wants NAME=FILE.json, not {item!r}")
-        renders[name] = path
-    patterns = args.pattern_stats[0] if len(args.pattern_stats) == 1 else args.pattern_stats
-    stats = summarize_book(args.fill_report, patterns, renders, args.out, html_path=args.html, book=args.book,
-                           clue_report=args.clue_report)  # fmt: skip
-    print(json.dumps(stats, sort_keys=True))
-    return EXIT_OK
-
-
-def _cmd_check_config(args) -> int:
-    from .config import load_config
-
-    config = load_config(args.configfile, args.config, base=args.base, schema_path=args.schema)
-    print(json.dumps(config, sort_keys=True))
-    return EXIT_OK
-
-
-def _cmd_preview(args) -> int:
-    from .render.preview import render_previews
-
-    stats = render_previews(args.pdf, args.out, first_page=args.first_page, dpi=args.dpi)
-    print(json.dumps(stats, sort_keys=True))
-    return EXIT_OK
-
-
-def _cmd_export(args) -> int:
-    import contextlib
-
-    from .model.progress import Progress
-    from .model.puzzle import read_ipuz
-    from .render.nyt import render_submission
-    from .render.puzfile import write_puz
-
-    n = len(args.puzzles)
-    if len(args.puz) != n:
-        raise InputError(f"{n} puzzles but {len(args.puz)} --puz paths (one .puz per puzzle, in the same order)")
-    if args.nyt and len(args.nyt) != n:
-        raise InputError(f"{n} puzzles but {len(args.nyt)} --nyt paths (one PDF per puzzle, in the same order)")
-    outputs = {p.resolve() for p in [*args.puz, *args.nyt]}
-    if len(outputs) != len(args.puz) + len(args.nyt) or outputs & {p.resolve() for p in args.puzzles}:
-        raise InputError("every --puz and --nyt path must be different, and none may be an input puzzle")
-    contact = args.contact.replace("\\n", "\n")  # a typed \n starts a new line too
-    puzzles = [read_ipuz(path) for path in args.puzzles]  # every input read before anything is written
-    written, warnings = [], []
-    done = Progress(len(args.puz) + len(args.nyt), _progress(args.quiet), "files exported")
-    try:
-        for path, puzzle, out in zip(args.puzzles, puzzles, args.puz):
-            warnings += [(w, out) for w in write_puz(puzzle, out, source=str(path))]
-            written.append(out)
-            done.update(len(written))
-        for path, puzzle, out in zip(args.puzzles, puzzles, args.nyt):
-            stats = render_submission(puzzle, out, constructor=args.constructor, contact=contact, source=str(path))
-            warnings += [(w, out) for w in stats["warnings"]]
-            written.append(out)
-            done.update(len(written))
-    except BaseException:
-        for out in written:  # all or nothing: no export is left from a run that failed
-            with contextlib.suppress(FileNotFoundError):
-                out.unlink()
-        raise
-    for text, out in warnings:
-        print(f"xw export: warning: {text} (in {out})", file=sys.stderr)
-    stats = {"puzzles": n, "puz_written": len(args.puz), "nyt_written": len(args.nyt), "warnings": len(warnings)}
-    print(json.dumps(stats, sort_keys=True))
-    return EXIT_OK
 
 
 def _add_rule_options(s, default_style, style_help) -> None:
@@ -695,15 +55,6 @@ def _add_blocklist_option(s) -> None:
     s.add_argument("--no-blocklist", action="store_true", help="block nothing")
 
 
-def _blocklist(args):
-    """The Blocklist the ``--blocklist``/``--no-blocklist`` options name."""
-    from .model.cluetext import DEFAULT_BLOCKLIST, load_blocklists
-
-    if args.no_blocklist:
-        return load_blocklists([])
-    return load_blocklists(args.blocklist or [DEFAULT_BLOCKLIST])
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="xw", description="Crossword-book pipeline: each stage as a subcommand.")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress messages")
@@ -725,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--min-zipf", type=float, help="wordfreq Zipf frequency a plain word needs (default 0: every WordNet lemma)"
     )
     _add_blocklist_option(s)
-    s.set_defaults(func=_cmd_lexicon)
+    s.set_defaults(func=data.cmd_lexicon)
 
     s = sub.add_parser("clues", help="bring your own clues: build a clue-shard folder, check one for leaks, review a book's")
     actions = s.add_subparsers(dest="action", required=True, metavar="ACTION")
@@ -746,11 +97,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--add", action="store_true", help="keep the shards already in --out and add to them")
     c.add_argument("--skip-bad", action="store_true", help="skip and count malformed lines instead of stopping")
     _add_blocklist_option(c)
-    c.set_defaults(func=_cmd_clues_shard)
+    c.set_defaults(func=data.cmd_clues_shard)
     c = actions.add_parser("check", help="every clue of a shard folder checked for giving its answer away")
     c.add_argument("folder", type=Path)
     c.add_argument("--wordlist", type=Path, help="WORD;score list: also count its entries with no clue")
-    c.set_defaults(func=_cmd_clues_check)
+    c.set_defaults(func=data.cmd_clues_check)
     c = actions.add_parser(
         "review",
         help="a book's printed clues with source, level and flags, as ANSWER|clue lines to correct in clue_file",
@@ -764,18 +115,18 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--long", type=int, default=40, metavar="CHARS", help="flag clues longer than this (default 40)")
     c.add_argument("--flagged", action="store_true", help="show only clues with a flag")
-    c.set_defaults(func=_cmd_clues_review)
+    c.set_defaults(func=data.cmd_clues_review)
 
     s = sub.add_parser("wordlist", help="word list tools: merge lists, counts by score band, why an entry scores so")
     actions = s.add_subparsers(dest="action", required=True, metavar="ACTION")
     c = actions.add_parser("stats", help="entries by length and score band (fine 50+, corner 30-49, avoid)")
     c.add_argument("--wordlist", type=Path, help="a WORD;score list (default: the default list)")
     c.add_argument("--json", action="store_true", help="print one JSON object")
-    c.set_defaults(func=_cmd_wordlist_stats)
+    c.set_defaults(func=data.cmd_wordlist_stats)
     c = actions.add_parser("grade", help="an entry's score and the signals behind it, or why it is not listed")
     c.add_argument("words", nargs="+", metavar="WORD", help="entries as written: ATEAM, 'ice cream'")
     c.add_argument("--wordlist", type=Path, help="a WORD;score list (default: the default list)")
-    c.set_defaults(func=_cmd_wordlist_grade)
+    c.set_defaults(func=data.cmd_wordlist_grade)
     c = actions.add_parser("merge", help="combine WORD;score lists, a later list's score winning")
     c.add_argument("lists", nargs="+", type=Path, metavar="LIST")
     c.add_argument("--out", required=True, type=Path)
@@ -786,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="an entry in several lists: the last list's score (default) or the highest",
     )
     _add_blocklist_option(c)
-    c.set_defaults(func=_cmd_wordlist_merge)
+    c.set_defaults(func=data.cmd_wordlist_merge)
 
     s = sub.add_parser(
         "patterns",
@@ -819,7 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
         "edge at both ends, and its symmetric image; it may be longer than max_slot_length; repeatable",
     )  # fmt: skip
     s.add_argument("--out", type=Path, help="hex file to write (default: print)")
-    s.set_defaults(func=_cmd_patterns)
+    s.set_defaults(func=data.cmd_patterns)
 
     s = sub.add_parser(
         "theme", help="themed candidates: theme sets (shared word, category) locked into symmetric patterns that fill"
@@ -846,7 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     cached.add_argument("--cache", type=Path, metavar="DIR", help="folder for the cached word index and clues")
     cached.add_argument("--no-cache", action="store_true", help="cache nothing")
     s.add_argument("--out", type=Path, required=True, help="the themes TSV to write (e.g. 15x15.themes.tsv)")
-    s.set_defaults(func=_cmd_theme)
+    s.set_defaults(func=data.cmd_theme)
 
     s = sub.add_parser(
         "connectivity", help="keep patterns whose white cells are one region and, if British, hang on no cell (networkx)"
@@ -857,7 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
         s, "american", "rule preset: american (default: one region) or british (also no cell the grid hangs on)"
     )
     s.add_argument("--report", type=Path, help="TSV of the dropped patterns: line, hex, reason")
-    s.set_defaults(func=_cmd_connectivity)
+    s.set_defaults(func=data.cmd_connectivity)
 
     s = sub.add_parser("filter", help="pattern statistics to a TSV; keep those inside the bounds")
     s.add_argument("input", type=Path)
@@ -879,7 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         help="WORD;score list: drop patterns with more slots of a length than it has words of that length",
     )
-    s.set_defaults(func=_cmd_filter)
+    s.set_defaults(func=data.cmd_filter)
 
     s = sub.add_parser("encode", help="gather filtered patterns into one hex file")
     s.add_argument("inputs", nargs="+", type=Path)
@@ -887,11 +238,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--limit", type=int)
     s.add_argument("--stats", nargs="+", type=Path, help="per-shard stats TSVs to merge")
     s.add_argument("--stats-out", type=Path, help="the merged stats TSV")
-    s.set_defaults(func=_cmd_encode)
+    s.set_defaults(func=data.cmd_encode)
 
     s = sub.add_parser("hex", help="hex <-> patterns on stdin (bit strings or grid text)")
     s.add_argument("direction", choices=["encode", "decode"])
-    s.set_defaults(func=_cmd_hex)
+    s.set_defaults(func=data.cmd_hex)
 
     s = sub.add_parser("fill", help="fill one grid with words from a list")
     s.add_argument("grid", type=Path, help="grid text: '#' black, '.' empty, A-Z given letters")
@@ -925,7 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="every letter of the grid different (the first fill of an exhaustive search)",
     )
     _add_rule_options(s, None, "first check the grid against this rule preset's rules (exit 2 naming the broken ones)")
-    s.set_defaults(func=_cmd_fill)
+    s.set_defaults(func=book.cmd_fill)
 
     s = sub.add_parser("count", help="count every fill of a grid (word squares); the count is the last line")
     s.add_argument("grid", type=Path, help="grid text: '#' black, '.' empty, A-Z given letters")
@@ -939,7 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--strategy", choices=["engine", "constraint"], default="engine")
     s.add_argument("--list", type=int, metavar="N", help="print the first N fills (grid text) before the count")
     s.add_argument("--cache", type=Path, help="folder for the cached word index")
-    s.set_defaults(func=_cmd_count)
+    s.set_defaults(func=book.cmd_count)
 
     s = sub.add_parser(
         "fill-book",
@@ -1010,7 +361,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--out", required=True, nargs="+", type=Path, help="one grid file per puzzle, or the batch file (--batch)"
     )
-    s.set_defaults(func=_cmd_fill_book)
+    s.set_defaults(func=book.cmd_fill_book)
 
     s = sub.add_parser("clue", help="clue filled grids from the shards and write .ipuz")
     s.add_argument("fills", nargs="+", type=Path)
@@ -1065,7 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--report", type=Path, metavar="CLUES.tsv", help="each puzzle's section, level, theme, hard clues")
     _add_blocklist_option(s)
-    s.set_defaults(func=_cmd_clue)
+    s.set_defaults(func=book.cmd_clue)
 
     s = sub.add_parser("render", help="typeset a book PDF from .ipuz puzzles")
     s.add_argument("renderer", choices=["reportlab", "latex"])
@@ -1089,14 +440,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--notice", nargs="*", default=[], type=Path, help="licence texts for the copyright page")
     s.add_argument("--templates", type=Path, default=Path("templates"))
     s.add_argument("--stats", type=Path, metavar="FILE.json", help="also write the printed statistics to this file")
-    s.set_defaults(func=_cmd_render)
+    s.set_defaults(func=book.cmd_render)
 
     s = sub.add_parser("preview", help="PNG pictures of a book's first pages (pdftoppm)")
     s.add_argument("pdf", type=Path, metavar="BOOK.pdf")
     s.add_argument("--out", required=True, nargs="+", type=Path, metavar="PAGE.png", help="one PNG per page, in order")
     s.add_argument("--first-page", type=int, default=1, metavar="N", help="the page the first PNG shows (default 1)")
     s.add_argument("--dpi", type=int, default=100, metavar="N", help="resolution (default 100; 10-600)")
-    s.set_defaults(func=_cmd_preview)
+    s.set_defaults(func=book.cmd_preview)
 
     s = sub.add_parser("summary", help="a book's pattern, fill and render statistics in one table")
     s.add_argument("--fill-report", required=True, type=Path, metavar="REPORT.tsv", help="the fill stage's report")
@@ -1110,7 +461,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", required=True, type=Path, metavar="SUMMARY.tsv")
     s.add_argument("--html", type=Path, metavar="SUMMARY.html", help="also the table as an HTML page")
     s.add_argument("--book", type=int, help="the book's number, for the HTML heading")
-    s.set_defaults(func=_cmd_summary)
+    s.set_defaults(func=book.cmd_summary)
 
     s = sub.add_parser("export", help="per-puzzle Across Lite .puz files and, optionally, NYT-submission PDFs")
     s.add_argument("puzzles", nargs="+", type=Path, metavar="IPUZ")
@@ -1120,7 +471,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--constructor", default="", help="name atop each NYT page (default: the puzzle's author)")
     s.add_argument("--contact", default="", help="address, e-mail, phone under the name (\\n starts a new line)")
-    s.set_defaults(func=_cmd_export)
+    s.set_defaults(func=book.cmd_export)
 
     s = sub.add_parser(
         "check-config", help="check the config as snakemake --configfile FILE --config KEY=VALUE would see it"
@@ -1133,7 +484,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--base", type=Path, help="the Snakefile's configfile (default: config/config.yaml of xwbook)")
     s.add_argument("--schema", type=Path, help="the JSON schema (default: config/config.schema.yaml of xwbook)")
-    s.set_defaults(func=_cmd_check_config)
+    s.set_defaults(func=book.cmd_check_config)
     return p
 
 
