@@ -15,8 +15,9 @@ import subprocess
 import time
 
 import pytest
+import yaml
 
-from pipeline.config import fill_plan
+from pipeline.config import fill_plan, load_config
 
 from workflowkit import build_lexicon, copy_workflow, differences, fingerprints, run_workflow, small_config, start_workflow, tail
 
@@ -92,7 +93,8 @@ def test_a_book_on_slurm_is_byte_identical_to_a_local_run(cluster, config, local
     assert len(book_logs) == config["books"], sorted(p.relative_to(logs) for p in logs.rglob("*.log"))
     assert len(shard_logs) == config["pattern_shards"]
     # Each book's fill batches ran as jobs of their own, at once, and were merged in the book's job.
-    batches = fill_plan(config)["fill_batches"]
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))  # laid over the defaults, as the run did
+    batches = fill_plan(load_config([tmp_path / "config.yaml"]))["fill_batches"]
     assert batches > 1 and len(list((logs / "rule_fill_batch").rglob("*.log"))) == config["books"] * batches
     assert not (logs / "rule_encode").exists() and (work / "outputs" / "patterns" / "section-1" / "patterns.hex").is_file()
     sums = fingerprints(work)
