@@ -4,7 +4,8 @@ Usage: .venv/bin/python bench/themes.py [--sizes 15,13,11] [--seeds 1,2] [--limi
        [--wordlist outputs/lexicon/wordlist.txt] [--clues outputs/lexicon/clues]
 
 An *attempt* is one theme set of the run's enumeration (``xw theme``'s,
-:func:`pipeline.theme.enumerate_sets`) through
+:func:`pipeline.theme.enumerate_sets`: the hand-written sets first, then
+WordNet's) through
 :func:`pipeline.theme.attempt_set`: up to 4 layouts, 3 patterns each, with
 the theme slots locked, each filled with theme letters given until one
 fills (3,000 words tried a pattern, as ``xw theme`` by default).  Finding
@@ -66,15 +67,18 @@ def main(argv=None) -> int:
     load = time.perf_counter() - t0
     t0 = time.perf_counter()
     groups = source.groups()
+    hand = source.hand_groups()
     find = time.perf_counter() - t0
-    print(f"inputs loaded in {load:.1f} s (word index, clues, WordNet); {len(groups)} theme groups in {find:.1f} s")
+    print(f"inputs loaded in {load:.1f} s (word index, clues, WordNet); {len(groups)} theme groups and {len(hand)} "
+          f"hand-written sets in {find:.1f} s")
     total_ok = total = 0
     bad_total = 0
+    hand_ok = hand_total = 0
     shown = []
     for size in (int(s) for s in args.sizes.split(",")):
         for seed in (int(s) for s in args.seeds.split(",")):
             t0 = time.perf_counter()
-            sets = enumerate_sets(groups, size, size, seed)[: args.limit]
+            sets = enumerate_sets(groups, size, size, seed, first=hand)[: args.limit]
             share = (time.perf_counter() - t0 + find) / max(1, len(sets))
             rules = style_rules("american", size, size)
             times, ok, in_time, bad = [], 0, 0, 0
@@ -82,8 +86,10 @@ def main(argv=None) -> int:
                 a = attempt_set(tset, size, size, rules, index, derive_seed(seed, "theme", tset.key))
                 seconds = a.seconds + share
                 times.append(seconds)
+                hand_total += tset.key.startswith("hand:")
                 if a.candidate is None:
                     continue
+                hand_ok += tset.key.startswith("hand:")
                 ok += 1
                 in_time += seconds <= GOAL_SECONDS
                 problems = _check(a.candidate, a.fill, size, size)
@@ -106,6 +112,7 @@ def main(argv=None) -> int:
           f"({100 * total_ok / max(1, total):.0f}%, goal 90%); {bad_total} candidates failed a check")  # fmt: skip
     for c in shown:
         print(f"  {c.title:22s} {c.kind:18s} {', '.join(c.entries)}")
+    print(f"{hand_ok}/{hand_total} attempts on hand-written sets made a candidate")
     return 0 if bad_total == 0 else 1
 
 

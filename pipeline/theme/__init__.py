@@ -1,7 +1,9 @@
 """The theme stage: themed candidates (a theme set and a pattern locked around it) for the fill stage.
 
-``xw theme`` (:func:`run_theme`) finds theme sets (:mod:`pipeline.theme.sets`,
-from WordNet through :mod:`pipeline.theme.source`), places them in
+``xw theme`` (:func:`run_theme`) finds theme sets: the hand-written ones
+first (:mod:`pipeline.theme.handwritten`, ``pipeline/data/themes/sets.tsv``),
+then those found in WordNet (:mod:`pipeline.theme.sets` through
+:mod:`pipeline.theme.source`) when they run out; it places them in
 symmetric across slots (:mod:`pipeline.theme.place`), generates patterns
 with those slots locked and checks each fills (:mod:`pipeline.theme.build`),
 and writes the candidates as a themes TSV (:mod:`pipeline.model.themes`).
@@ -9,6 +11,7 @@ and writes the candidates as a themes TSV (:mod:`pipeline.model.themes`).
 
 from __future__ import annotations
 
+from .handwritten import HandSet, default_sets_path, hand_groups, read_sets
 from .build import DEFAULT_MAX_NODES, Attempt, attempt_set, enumerate_sets, make_themes, themed_rules
 from .place import Placement, layouts, theme_grid, theme_problems
 from .sets import ThemeGroup, ThemeSet, choose_set, theme_lengths
@@ -16,7 +19,8 @@ from .source import DEFAULT_MIN_SCORE, ThemeSource
 
 __all__ = ["load_inputs", "run_theme", "make_themes", "attempt_set", "enumerate_sets", "themed_rules", "Attempt",
            "ThemeSource", "ThemeGroup", "ThemeSet", "choose_set", "theme_lengths", "layouts", "theme_grid",
-           "theme_problems", "Placement", "DEFAULT_MIN_SCORE", "DEFAULT_MAX_NODES"]  # fmt: skip
+           "theme_problems", "Placement", "DEFAULT_MIN_SCORE", "DEFAULT_MAX_NODES", "HandSet", "read_sets", "hand_groups",
+           "default_sets_path"]  # fmt: skip
 
 
 def load_inputs(wordlist, clue_dir, blocklist=None, min_score: float = DEFAULT_MIN_SCORE, cache_dir=None,

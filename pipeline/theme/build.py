@@ -2,8 +2,10 @@
 
 For a grid size, :func:`make_themes`:
 
-1. finds every theme group (:class:`pipeline.theme.source.ThemeSource`) and
-   orders them by a seeded shuffle weighted to the better groups;
+1. finds every theme group: the hand-written sets first
+   (:mod:`pipeline.theme.handwritten`), in a seeded shuffle, then the
+   WordNet-derived ones (:class:`pipeline.theme.source.ThemeSource`) in a
+   seeded shuffle weighted to the better groups;
 2. takes from each group, in that order, its best set that fits the grid
    (:func:`pipeline.theme.sets.choose_set`) and shares no entry with an
    earlier set: this is the run's *enumeration*, the same for every part, so
@@ -79,23 +81,32 @@ def _weight(group: ThemeGroup) -> float:
     return max(1.0, sum(best) / len(best) - 40.0)
 
 
-def enumerate_sets(groups, rows: int, cols: int, seed: int) -> list[ThemeSet]:
-    """The run's theme sets, in order: one per group at most, no entry in two sets.
+def enumerate_sets(groups, rows: int, cols: int, seed: int, first=()) -> list[ThemeSet]:
+    """The run's theme sets, in order: one per group at most, no entry in two sets, no title twice.
 
-    Groups are ordered by a seeded shuffle weighted by :func:`_weight`
-    (key ``u ** (1 / w)``, Efraimidis and Spirakis), so better groups tend to
-    come first and every seed gives another order.
+    The ``first`` groups (the hand-written ones) come first, in a seeded
+    shuffle; then ``groups``, ordered by a seeded shuffle weighted by
+    :func:`_weight` (key ``u ** (1 / w)``, Efraimidis and Spirakis), so better
+    groups tend to come first and every seed gives another order.  A group
+    whose title an earlier set has (a WordNet "___ Store" after the
+    hand-written one) is left out.
     """
+    hand = sorted(first, key=lambda g: g.key)
+    random.Random(derive_seed(seed, "theme-hand-sets", rows, cols)).shuffle(hand)
     rng = random.Random(derive_seed(seed, "theme-sets", rows, cols))
     keyed = sorted(((rng.random() ** (1.0 / _weight(g)), g.key, g) for g in sorted(groups, key=lambda g: g.key)),
                    key=lambda t: (-t[0], t[1]))  # fmt: skip
     used: set[str] = set()
+    titles: set[str] = set()
     out = []
-    for _, _, group in keyed:
+    for group in hand + [g for _, _, g in keyed]:
+        if group.title in titles:
+            continue
         tset = choose_set(group, rows, cols, used)
         if tset is None:
             continue
         used.update(tset.entries)
+        titles.add(tset.title)
         out.append(tset)
     return out
 
@@ -199,9 +210,11 @@ def make_themes(source, index, rows: int, cols: int, count: int, seed: int, *, s
     say = progress or (lambda line: None)
     low, high = theme_lengths(rows, cols)
     say(f"theme: finding theme sets for {rows}x{cols} (entries of {low}-{high} letters)")
-    sets = enumerate_sets(source.groups(), rows, cols, seed)
+    hand = source.hand_groups() if hasattr(source, "hand_groups") else []
+    sets = enumerate_sets(source.groups(), rows, cols, seed, first=hand)
     mine = sets[part::parts]
-    say(f"theme: {len(sets)} theme sets, {len(mine)} in part {part + 1} of {parts}")
+    n_hand = sum(s.key.startswith("hand:") for s in sets)
+    say(f"theme: {len(sets)} theme sets ({n_hand} hand-written first), {len(mine)} in part {part + 1} of {parts}")
     out: list[ThemedCandidate] = []
     if count == 0:
         return out

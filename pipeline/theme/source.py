@@ -49,11 +49,16 @@ class ThemeSource:
         A lower-case word's Zipf frequency (default: wordfreq's, as the lexicon reads it).
     unpleasant : Blocklist, optional
         Words kept out of themes (default: the lexicon's breakfast-table list).
+    sets_path : path, optional
+        The hand-written theme sets (default: the project's,
+        :func:`pipeline.theme.handwritten.default_sets_path`); False for none.
     """
 
     def __init__(self, wordnet, words: dict[str, float], clued: Callable[[str], bool], blocklist: Blocklist | None = None,
-                 min_score: float = DEFAULT_MIN_SCORE, familiarity=None, unpleasant: Blocklist | None = None):  # fmt: skip
+                 min_score: float = DEFAULT_MIN_SCORE, familiarity=None, unpleasant: Blocklist | None = None,
+                 sets_path=None):  # fmt: skip
         self.wordnet = wordnet
+        self.sets_path = sets_path
         self.words = words
         self.clued = clued
         self.blocklist = blocklist
@@ -84,6 +89,20 @@ class ThemeSource:
                   and not self.unpleasant_words.blocks_answer(entry))  # fmt: skip
             self._usable[entry] = ok
         return ok
+
+    def hand_usable(self, entry: str) -> bool:
+        """A hand-written entry's test: in the list (at any score: the editor judged it), clued, not blocked."""
+        return (entry in self.words and self.clued(entry)
+                and not (self.blocklist and self.blocklist.blocks_answer(entry))
+                and not self.unpleasant_words.blocks_answer(entry))  # fmt: skip
+
+    def hand_groups(self) -> list[ThemeGroup]:
+        """The hand-written sets as theme groups (:mod:`pipeline.theme.handwritten`), file order; [] with none."""
+        from .handwritten import hand_groups, read_sets
+
+        if self.sets_path is False:
+            return []
+        return hand_groups(read_sets(self.sets_path), self.hand_usable, lambda e: self.words[e])
 
     def fit(self, syn) -> bool:
         """A sense fit for a theme: no jargon, nothing unkind or grim, no taxon."""
