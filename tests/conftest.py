@@ -38,3 +38,23 @@ def _user_cache_in_a_temporary_folder(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
         yield
+
+
+@pytest.fixture(scope="session")
+def lexicon() -> Path:
+    """A built lexicon folder: the pipeline's (outputs/lexicon), or the default one built for the tests."""
+    here = ROOT / "outputs" / "lexicon"
+    if (here / "wordlist.txt").is_file() and (here / "clues").is_dir():
+        return here
+    from pipeline.lexicon.store import default_lexicon
+
+    return default_lexicon().parent
+
+
+@pytest.fixture(scope="session")
+def inputs(lexicon):
+    """The theme stage's inputs on ``lexicon``: its ThemeSource and word index (`pipeline.theme.load_inputs`)."""
+    from pipeline.model.cluetext import load_blocklists
+    from pipeline.theme import load_inputs
+
+    return load_inputs(lexicon / "wordlist.txt", lexicon / "clues", load_blocklists(["default"]))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -137,23 +136,6 @@ def test_a_themes_file_needs_its_header(tmp_path):
 
 
 # -- on the real word list ------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def lexicon() -> Path:
-    """The pipeline's lexicon folder (outputs/lexicon), or the default one built for the tests."""
-    here = ROOT / "outputs" / "lexicon"
-    if (here / "wordlist.txt").is_file() and (here / "clues").is_dir():
-        return here
-    from pipeline.lexicon.store import default_lexicon
-
-    return default_lexicon().parent
-
-
-@pytest.fixture(scope="module")
-def inputs(lexicon):
-    from pipeline.model.cluetext import load_blocklists
-    from pipeline.theme import load_inputs
-
-    return load_inputs(lexicon / "wordlist.txt", lexicon / "clues", load_blocklists(["default"]))
 
 
 def test_theme_sets_on_the_real_list_are_valid(inputs):

@@ -50,23 +50,6 @@ def test_bad_lines_name_file_and_line(tmp_path, line, message):
 
 
 # -- on the real word list ------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def lexicon() -> Path:
-    """The pipeline's lexicon folder (outputs/lexicon), or the default one built for the tests."""
-    here = ROOT / "outputs" / "lexicon"
-    if (here / "wordlist.txt").is_file() and (here / "clues").is_dir():
-        return here
-    from pipeline.lexicon.store import default_lexicon
-
-    return default_lexicon().parent
-
-
-@pytest.fixture(scope="module")
-def inputs(lexicon):
-    from pipeline.model.cluetext import load_blocklists
-    from pipeline.theme import load_inputs
-
-    return load_inputs(lexicon / "wordlist.txt", lexicon / "clues", load_blocklists(["default"]))
 
 
 def test_most_entries_are_in_the_list_with_a_clue(inputs):
