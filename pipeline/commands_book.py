@@ -263,11 +263,9 @@ def cmd_clue(args) -> int:
     if len(args.fills) != len(args.out):
         raise InputError(f"{len(args.fills)} filled grids but {len(args.out)} --out paths")
     difficulty, sections = _clue_sections(args)
-    themes = []
-    for path in args.themes:
-        from .model.themes import read_themes
+    from .model.themes import read_themes
 
-        themes += read_themes(path)
+    themes = [theme for path in args.themes for theme in read_themes(path)]
     stats = clue_book(
         args.fills,
         args.clues,
