@@ -175,8 +175,9 @@ def section_from(item: dict, where: str = "section", rules: dict | None = None) 
     if style != "open":
         style_rules(style, rows, cols, overrides, where=f"{where}: rules")  # the preset, changed, holds on this size
     theme = bool(item.get("theme", False))
-    if theme and style == "open":
-        raise InputError(f"{where}: theme: a word square has no theme entries; use style american or british")
+    if theme and style != "american":
+        raise InputError(f"{where}: theme: themed grids are style american (180-degree symmetry, across theme "
+                         f"entries), not {style}")  # fmt: skip
     if theme and min(rows, cols) < MIN_THEME_SIZE:
         raise InputError(f"{where}: theme: a themed grid needs at least {MIN_THEME_SIZE}x{MIN_THEME_SIZE}, "
                          f"not {rows}x{cols}")  # fmt: skip
