@@ -8,7 +8,7 @@ first level, the last at the second).  The config's ``sections`` list gives
 them; without it, the older one-size keys (``puzzles_per_book``,
 ``grid_size`` or ``grid_rows``/``grid_cols``, ``pattern_style``,
 ``difficulty``) make a single untitled section, so a config written before
-sections gives the same book.
+sections still makes its book.
 
 Difficulty is a number from 0 (easy) to 1 (hard), medium 0.5: a graded
 section's puzzles take evenly spaced values between its two ends, and each
