@@ -198,18 +198,6 @@ def _xw(*args):
                           cwd=ROOT)  # fmt: skip
 
 
-def test_xw_theme_is_deterministic(lexicon, tmp_path):
-    common = ["theme", "--rows", "15", "--cols", "15", "--count", "2", "--seed", "3",
-              "--wordlist", str(lexicon / "wordlist.txt"), "--clues", str(lexicon / "clues")]  # fmt: skip
-    one, two = tmp_path / "a.themes.tsv", tmp_path / "b.themes.tsv"
-    r1 = _xw(*common, "--out", str(one))
-    r2 = _xw(*common, "--out", str(two))
-    assert r1.returncode == 0, r1.stderr
-    assert r2.returncode == 0, r2.stderr
-    assert one.read_bytes() == two.read_bytes()
-    assert len(read_themes(one)) == 2
-
-
 @pytest.mark.parametrize("extra,message", [
     (["--rows", "9", "--cols", "9"], "11x11 or larger"),
     (["--rows", "15", "--cols", "15", "--part", "2", "--parts", "2"], "--part 2"),
