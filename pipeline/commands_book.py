@@ -174,8 +174,7 @@ def cmd_count(args) -> int:
 
 def _book_sections(args, puzzles: int | None):
     """fill-book's ``--candidates``, ``--counts`` and ``--difficulty`` as `fill_book`'s sections and levels."""
-    from .fill.batch import section_levels
-    from .model.sections import parse_difficulty
+    from .model.sections import book_levels
 
     files = args.candidates
     if puzzles is None and args.counts is None and len(files) == 1:
@@ -185,13 +184,7 @@ def _book_sections(args, puzzles: int | None):
         raise InputError(f"{len(files)} --candidates files: give --counts with one number of puzzles for each")
     if any(c < 1 for c in counts):
         raise InputError("--counts: each section has 1 puzzle or more")
-    levels = None
-    if args.difficulty is not None:
-        ends = [parse_difficulty(d) for d in args.difficulty]
-        ends = ends * len(files) if len(ends) == 1 else ends
-        if len(ends) != len(files):
-            raise InputError("--difficulty: give one level for every --candidates file, or one for all")
-        levels = section_levels([(f, c, e) for f, c, e in zip(files, counts, ends)])
+    levels = None if args.difficulty is None else book_levels(args.difficulty, counts)
     sections = list(zip(files, counts)) if len(files) > 1 or args.counts is not None else files[0]
     return sections, levels
 
@@ -238,10 +231,10 @@ def cmd_fill_book(args) -> int:
 # -- stage 6 ------------------------------------------------------------------
 def _clue_sections(args):
     """clue's ``--counts``, ``--difficulty`` and ``--section-titles`` as each puzzle's level and section."""
-    from .model.sections import graded_levels, parse_difficulty
+    from .model.sections import book_levels, parse_difficulty
 
-    ends = [parse_difficulty(d) for d in args.difficulty]
     if args.counts is None:
+        ends = [parse_difficulty(d) for d in args.difficulty]
         if len(ends) != 1 or ends[0][0] != ends[0][1]:
             raise InputError("--difficulty: one level for all the puzzles, or one a section with --counts")
         if args.section_titles:
@@ -249,11 +242,10 @@ def _clue_sections(args):
         return ends[0][0], None
     if sum(args.counts) != len(args.fills) or any(c < 1 for c in args.counts):
         raise InputError(f"--counts add up to {sum(args.counts)}, not the {len(args.fills)} filled grids")
-    ends = ends * len(args.counts) if len(ends) == 1 else ends
     titles = args.section_titles or [""] * len(args.counts)
-    if len(ends) != len(args.counts) or len(titles) != len(args.counts):
-        raise InputError("--difficulty and --section-titles: one for each of --counts")
-    levels = [v for e, c in zip(ends, args.counts) for v in graded_levels(e, c)]
+    if len(titles) != len(args.counts):
+        raise InputError("--section-titles: one for each of --counts")
+    levels = book_levels(args.difficulty, args.counts)
     return levels, [t for t, c in zip(titles, args.counts) for _ in range(c)]
 
 

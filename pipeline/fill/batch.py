@@ -42,15 +42,15 @@ from ..model.fileio import read_text, write_all, write_text
 from ..model.grid import BLACK, EMPTY, Grid, parse_grid
 from ..model.hexcodec import encode_grid, read_pattern_file
 from ..model.progress import Progress
-from ..model.sections import EASY_LIFT, graded_levels, level_floor
+from ..model.sections import level_floor
 from ..model.seeds import derive_seed
 from .index import WordIndex, load_index
 from .quality import fill_best
 from .reuse import DEFAULT_GAP, ClueBook, ReusePolicy, Uses
 from .search import FILLED, UNFILLABLE, Filler
 
-__all__ = ["DEFAULT_BATCH_SIZE", "EASY_LIFT", "FillShortfall", "FillClockLimit", "batch_count", "book_batches",
-           "fill_batch", "fill_book", "level_floor", "merge_batches", "read_candidates", "section_levels"]  # fmt: skip
+__all__ = ["DEFAULT_BATCH_SIZE", "FillShortfall", "FillClockLimit", "batch_count", "book_batches", "fill_batch",
+           "fill_book", "merge_batches", "read_candidates"]  # fmt: skip
 
 #: Puzzles one fill job fills, at most.
 DEFAULT_BATCH_SIZE = 50
@@ -111,11 +111,6 @@ def scaled_budget(nodes, grid):
     if nodes is None:
         return None
     return max(nodes, round(nodes * (grid.rows * grid.cols / BUDGET_CELLS) ** 2))
-
-
-def section_levels(sections) -> list[float]:
-    """Each puzzle's level (0 easy to 1 hard) from ``sections``' ``(path, count, (first, last))``, in book order."""
-    return [v for _, count, ends in sections for v in graded_levels(ends, count)]
 
 
 def batch_count(puzzles: int, batch_size: int = DEFAULT_BATCH_SIZE, max_uses: int = 1) -> int:
@@ -583,8 +578,9 @@ def fill_book(candidates_path, wordlist_path, out_paths: list, report_path, book
         min_score : float, optional
             No word scoring under it.
         levels : list of float, optional
-            Each puzzle's difficulty, 0 (easy) to 1 (hard) (`section_levels`):
-            its floor is ``min_score`` raised by `level_floor`.
+            Each puzzle's difficulty, 0 (easy) to 1 (hard)
+            (`pipeline.model.sections.book_levels`): its floor is
+            ``min_score`` raised by `pipeline.model.sections.level_floor`.
         cache_dir : path, optional
             Where the word index and the clue shards are cached once read.
         clue_dir : path, optional

@@ -124,6 +124,20 @@ def graded_levels(ends, count: int) -> list[float]:
     return [lo + (hi - lo) * k / (count - 1) for k in range(count)]
 
 
+def book_levels(difficulties, counts, where: str = "--difficulty") -> list[float]:
+    """Each puzzle's level, in book order, from the sections' ``--difficulty`` specs (`parse_difficulty`;
+    one spec for every section, or one for all) and their puzzle ``counts``.
+
+    >>> book_levels(["easy", "easy-hard"], [1, 3]), book_levels(["hard"], [1, 1])
+    ([0.0, 0.0, 0.5, 1.0], [1.0, 1.0])
+    """
+    ends = [parse_difficulty(d, where) for d in difficulties]
+    ends = ends * len(counts) if len(ends) == 1 else ends
+    if len(ends) != len(counts):
+        raise InputError(f"{where}: give one level for each of the {len(counts)} sections, or one for all")
+    return [v for e, c in zip(ends, counts) for v in graded_levels(e, c)]
+
+
 def level_name(value: float) -> str:
     """The nearest named level to ``value`` (ties to the easier).
 

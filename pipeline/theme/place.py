@@ -122,7 +122,7 @@ def theme_problems(grid: Grid, entries) -> list[str]:
     >>> theme_problems(g, ["CATS", "EMUS"])[0]
     'theme entry EMUS in no slot'
     """
-    rows, cols, n = grid.rows, grid.cols, grid.rows * grid.cols
+    cols, n = grid.cols, grid.rows * grid.cols
     out = []
     for i in range(n):
         if (grid.cells[i] == BLACK) != (grid.cells[n - 1 - i] == BLACK):
