@@ -326,8 +326,7 @@ def cmd_summary(args) -> int:
         if not sep or not name or not path:
             raise InputError(f"--render wants NAME=FILE.json, not {item!r}")
         renders[name] = path
-    patterns = args.pattern_stats[0] if len(args.pattern_stats) == 1 else args.pattern_stats
-    stats = summarize_book(args.fill_report, patterns, renders, args.out, html_path=args.html, book=args.book,
+    stats = summarize_book(args.fill_report, args.pattern_stats, renders, args.out, html_path=args.html, book=args.book,
                            clue_report=args.clue_report)  # fmt: skip
     print(json.dumps(stats, sort_keys=True))
     return EXIT_OK

@@ -170,7 +170,8 @@ def summarize_book(fill_report, pattern_stats, render_stats, out_path, html_path
     if not fills:
         raise InputError("no filled puzzle listed", fill_report)
     patterns = {}
-    for path in pattern_stats if isinstance(pattern_stats, (list, tuple)) else [pattern_stats]:
+    stats_paths = list(pattern_stats) if isinstance(pattern_stats, (list, tuple)) else [pattern_stats]
+    for path in stats_paths:
         for lineno, r in enumerate(_read_tsv(path, ["hex", *PATTERN_COLUMNS]), start=2):
             patterns.setdefault(r["hex"], (path, lineno, r))
     n = len(fills)
@@ -191,7 +192,7 @@ def summarize_book(fill_report, pattern_stats, render_stats, out_path, html_path
         elif clue.get("theme"):
             row.update({c: "" for c in PATTERN_COLUMNS})
         else:
-            where = pattern_stats if not isinstance(pattern_stats, (list, tuple)) else ", ".join(map(str, pattern_stats))
+            where = ", ".join(map(str, stats_paths))
             raise InputError(f"puzzle {k}'s pattern {f['pattern']} is not in {where}", fill_report, lineno)
         row.update({new: _number(f[old], fill_report, lineno) for old, new in FILL_COLUMNS.items()})
         if clued:
