@@ -92,10 +92,8 @@ def _rule_value(v):
 
 def _rules(w):
     """A section's style and its rules as changed: --style S --rule NAME=VALUE ... (open: no blacks)."""
-    s = SECTIONS[w.section]
-    if s.style == "open":
-        return "--style american --rule max_blacks=0 --rule symmetry=none"
-    return f"--style {s.style} " + " ".join(f"--rule {k}={_rule_value(v)}" for k, v in s.rules)
+    style, rules = SECTIONS[w.section].pattern_rules()
+    return f"--style {style} " + " ".join(f"--rule {k}={_rule_value(v)}" for k, v in rules.items())
 
 
 def _section_args(what):
@@ -183,8 +181,8 @@ rule patterns:
         # a section's own seed (the first keeps the run's: a book of one section as before sections)
         seed=lambda w: config["seed"] if w.section == "1" else f"{config['seed']}{w.section:0>3}",
         rules=_rules,
-        # a grid under 11x11 has few patterns (a 5x5 a handful): as many as there are
-        at_most=lambda w: "--at-most" if SECTIONS[w.section].rows * SECTIONS[w.section].cols < 121 else "",
+        # a small grid has few patterns (a 5x5 a handful): as many as there are
+        at_most=lambda w: "--at-most" if SECTIONS[w.section].few_patterns else "",
     log:
         f"{OUT}/logs/patterns/section-{{section}}/{{shard}}.log",
     benchmark:

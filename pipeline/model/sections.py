@@ -111,6 +111,23 @@ class Section:
         """The difficulty as the stages' ``--difficulty`` takes it: ``easy``, or ``easy-hard`` when graded."""
         return "-".join(dict.fromkeys(self.difficulty))
 
+    def pattern_rules(self) -> tuple[str, dict]:
+        """The pattern generator's style and rule overrides for this section: an open square is an
+        American grid with no black squares (and so no symmetry to keep).
+
+        >>> Section("Squares", 4, 5, 5, "open").pattern_rules()
+        ('american', {'max_blacks': 0, 'symmetry': 'none'})
+        """
+        if self.style == "open":
+            return "american", {"max_blacks": 0, "symmetry": "none"}
+        return self.style, dict(self.rules)
+
+    @property
+    def few_patterns(self) -> bool:
+        """Whether the grid is too small to have many patterns (under 11x11: a 5x5 has a handful), so
+        the generator makes as many as there are rather than the number asked for."""
+        return self.rows * self.cols < MIN_THEME_SIZE * MIN_THEME_SIZE
+
 
 def graded_levels(ends, count: int) -> list[float]:
     """``count`` evenly spaced values from level ``ends[0]`` to ``ends[1]`` on the 0-1 scale.
