@@ -49,8 +49,6 @@ MAX_OPEN_SIZE = 7
 #: A themed grid needs room for three to five long entries in symmetric slots.
 MIN_THEME_SIZE = 11
 
-MIN_SIZE, MAX_SIZE = 5, 25
-
 #: Pattern rules that count squares or words: tuned for one size, they do not carry to another.
 COUNT_RULES = ("min_blacks", "max_blacks", "min_words", "max_words")
 
@@ -268,15 +266,6 @@ def sections_of(config: dict) -> list[Section]:
         seen[section.title] = i
         sections.append(section)
     return sections
-
-
-def book_puzzles(sections: list[Section]) -> list[tuple[int, int]]:
-    """Every puzzle of the book in order, as ``(section index, position in it)``.
-
-    >>> book_puzzles([Section("A", 2, 5, 5), Section("B", 1, 15, 15)])
-    [(0, 0), (0, 1), (1, 0)]
-    """
-    return [(i, k) for i, s in enumerate(sections) for k in range(s.count)]
 
 
 def level_floor(min_score, level: float | None):
