@@ -136,21 +136,9 @@ def cmd_patterns(args) -> int:
     rules = style_rules(args.style, rows, cols, overrides, where="--rule")
     seed = args.seed if args.shard is None else derive_seed(args.seed, "patterns", args.shard)
     locked = [parse_lock(t) for t in args.lock]
-    if args.at_most:  # a small grid has few patterns: as many as there are, up to --count
-        from .patterns import iter_patterns
-
-        grids = []
-        try:
-            for grid in iter_patterns(rows, cols, seed, rules, style=args.style, locked=locked):
-                grids.append(grid)
-                if len(grids) == args.count:
-                    break
-        except InputError:
-            if not grids:
-                raise
-    else:
-        grids = generate_patterns(rows, cols, args.count, seed, rules, style=args.style,
-                                  progress=progress_printer(args.quiet), locked=locked)  # fmt: skip
+    # --at-most: a small grid has few patterns; as many as there are, up to --count
+    grids = generate_patterns(rows, cols, args.count, seed, rules, style=args.style, progress=progress_printer(args.quiet),
+                              locked=locked, at_most=args.at_most)  # fmt: skip
     if args.out:
         write_patterns(args.out, grids)
     else:

@@ -101,6 +101,7 @@ def iter_patterns(
     node_budget: int = DEFAULT_NODE_BUDGET,
     stats: dict | None = None,
     locked: Sequence[LockedSlot] = (),
+    at_most: bool = False,
 ):
     """Yield valid patterns for ever, none alike under the grid's symmetry group.
 
@@ -120,6 +121,9 @@ def iter_patterns(
         Filled in as it goes: ``solves``, ``restarts``, ``duplicates``, ``nodes``.
     locked : sequence of LockedSlot, optional
         Slots every pattern must hold exactly (see :func:`generate_patterns`).
+    at_most : bool
+        Once a pattern has been found, end quietly where the errors below
+        would be raised: a small grid has only a few patterns.
 
     Raises
     ------
@@ -151,6 +155,8 @@ def iter_patterns(
         if key in seen:
             fruitless += 1
             if fruitless >= _MAX_FRUITLESS:
+                if at_most:
+                    return
                 raise InputError(
                     f"only {len(seen)} distinct {rows}x{cols} patterns found in {made} solves ({fruitless} in a "
                     f"row were old ones turned or mirrored); ask for fewer or relax the rules"
@@ -159,6 +165,8 @@ def iter_patterns(
         fruitless = 0
         seen.add(key)
         yield Grid(rows, cols, cells)
+    if at_most and seen:
+        return
     if solver.gave_up:
         raise InputError(
             f"no {rows}x{cols} pattern found in {_MAX_RESTARTS} searches of {node_budget} nodes; the rules "
@@ -186,6 +194,7 @@ def generate_patterns(
     density: float | None = None,
     node_budget: int = DEFAULT_NODE_BUDGET,
     locked: Sequence[LockedSlot] = (),
+    at_most: bool = False,
     **overrides,
 ) -> list[Grid]:
     """Generate ``count`` valid patterns, no two alike under the grid's symmetry group.
@@ -220,6 +229,10 @@ def generate_patterns(
         grid locks its theme entries and sets ``max_slot_length`` below the
         shortest.  Without it, the patterns are exactly those of earlier
         versions for the same arguments.
+    at_most : bool
+        Return fewer than ``count`` patterns when the rules allow no more
+        (a 5x5 has a handful, a grid with no blacks one) rather than raise
+        (see :func:`iter_patterns`).
 
     Returns
     -------
@@ -264,7 +277,7 @@ def generate_patterns(
     stats: dict = {}
     done = Progress(count, progress, f"patterns {rows}x{cols} {style}")
     for grid in iter_patterns(rows, cols, seed, rules, style=style, density=density, node_budget=node_budget,
-                              stats=stats, locked=locked):
+                              stats=stats, locked=locked, at_most=at_most):
         grids.append(grid)
         done.update(len(grids), f"{stats['solves']} solves, {stats['restarts']} restarts, "
                                 f"{stats['duplicates']} alike under symmetry")  # fmt: skip
