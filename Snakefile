@@ -276,7 +276,7 @@ rule theme:
         seed=lambda w: f"{config['seed']}{w.section:0>3}",
         blocklists=BLOCK_ARGS,
         # the theme stage checks each candidate fills at the floor of the section's easiest puzzle
-        min_score=lambda w: level_floor(config["min_score"], min(SECTIONS[w.section].levels())),
+        fill_min_score=lambda w: level_floor(config["min_score"], min(SECTIONS[w.section].levels())),
     log:
         f"{OUT}/logs/theme/section-{{section}}.log",
     benchmark:
@@ -284,7 +284,7 @@ rule theme:
     shell:
         "xw theme --rows {params.rows} --cols {params.cols} --count {params.wanted} --seed {params.seed}"
         " --part {params.part} --parts {params.parts} {params.rules} --wordlist {input.wordlist} --clues {input.clues}"
-        " --min-score {params.min_score} {params.blocklists} --out {output} > {log} 2>&1"
+        " --fill-min-score {params.fill_min_score} {params.blocklists} --out {output} > {log} 2>&1"
 
 
 # A book's puzzles are filled in batches (fill_batch_size), one job each, all
