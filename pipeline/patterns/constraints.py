@@ -406,14 +406,11 @@ def build_problem(rows: int, cols: int, rules: Rules, locked: Sequence = ()) -> 
             items = sorted(merged.items())
             problem.addConstraint(NogoodConstraint(items), [v for v, _ in items])
 
-    allowed_long = None
+    allowed_long = None  # a window of white cells longer than max_slot_length is allowed inside a locked run
     if locked:
         fixed = lock_values(rows, cols, locked, rep)
         runs = locked_runs(locked, cols, rep)
-
-        def allowed_long(window):
-            vs = {rep[c] for c in window}
-            return any(vs <= run for run in runs)
+        allowed_long = lambda window: any({rep[c] for c in window} <= run for run in runs)  # noqa: E731
 
     for line in grid_lines(rows, cols):
         for pattern in _line_nogoods(line, rules, rules.max_black_run, allowed_long):
